@@ -1,0 +1,28 @@
+//! Move generation per piece on the named boards.
+
+use board::{Piece, Rules, generate_into};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("movegen");
+    let mut out = Vec::with_capacity(128);
+    for (name, board) in benches::named_boards() {
+        for piece in Piece::ALL {
+            group.bench_with_input(
+                BenchmarkId::new(name, piece.to_char()),
+                &board,
+                |b, board| {
+                    b.iter(|| {
+                        generate_into(black_box(board), black_box(piece), Rules::Srs, &mut out);
+                        out.len()
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, movegen);
+criterion_main!(benches);
