@@ -9,21 +9,21 @@ use board::{Board, Input, Piece, Rotation, Rules, Spin, Turn, kicks};
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct State {
-    pub rot: Rotation,
-    pub x: i32,
-    pub y: i32,
+pub(crate) struct State {
+    pub(crate) rot: Rotation,
+    pub(crate) x: i32,
+    pub(crate) y: i32,
     /// How the last successful input moved the piece: None = slid or spawned, Some(test) = turned.
-    pub turned: Option<usize>,
+    pub(crate) turned: Option<usize>,
 }
 
-pub type Key = (Vec<(i32, i32)>, Spin);
+pub(crate) type Key = (Vec<(i32, i32)>, Spin);
 
-pub fn filled(board: &Board, x: i32, y: i32) -> bool {
+pub(crate) fn filled(board: &Board, x: i32, y: i32) -> bool {
     !(0..10).contains(&x) || !(0..40).contains(&y) || board.columns()[x as usize] >> y & 1 == 1
 }
 
-pub fn cells(piece: Piece, s: &State) -> Vec<(i32, i32)> {
+pub(crate) fn cells(piece: Piece, s: &State) -> Vec<(i32, i32)> {
     let mut v: Vec<_> = piece
         .cells(s.rot)
         .iter()
@@ -33,26 +33,54 @@ pub fn cells(piece: Piece, s: &State) -> Vec<(i32, i32)> {
     v
 }
 
-pub fn ok(board: &Board, piece: Piece, s: &State) -> bool {
+pub(crate) fn ok(board: &Board, piece: Piece, s: &State) -> bool {
     cells(piece, s).iter().all(|&(x, y)| !filled(board, x, y))
 }
 
-pub fn spawn(board: &Board, piece: Piece) -> Option<State> {
-    [19, 20].into_iter().map(|y| State { rot: Rotation::North, x: 4, y, turned: None }).find(|s| ok(board, piece, s))
+pub(crate) fn spawn(board: &Board, piece: Piece) -> Option<State> {
+    [19, 20]
+        .into_iter()
+        .map(|y| State {
+            rot: Rotation::North,
+            x: 4,
+            y,
+            turned: None,
+        })
+        .find(|s| ok(board, piece, s))
 }
 
 /// One input by the plain rules; `None` when it fails.
-pub fn step(board: &Board, piece: Piece, rules: Rules, s: &State, input: Input) -> Option<State> {
+pub(crate) fn step(
+    board: &Board,
+    piece: Piece,
+    rules: Rules,
+    s: &State,
+    input: Input,
+) -> Option<State> {
     let slide = |dx: i32, dy: i32| {
-        let t = State { x: s.x + dx, y: s.y + dy, turned: None, ..*s };
+        let t = State {
+            x: s.x + dx,
+            y: s.y + dy,
+            turned: None,
+            ..*s
+        };
         ok(board, piece, &t).then_some(t)
     };
     let turn = |turn: Turn| {
         let to = turn.apply(s.rot);
-        kicks(piece, s.rot, turn, rules).tests().iter().enumerate().find_map(|(i, &(kx, ky))| {
-            let t = State { rot: to, x: s.x + kx as i32, y: s.y + ky as i32, turned: Some(i) };
-            ok(board, piece, &t).then_some(t)
-        })
+        kicks(piece, s.rot, turn, rules)
+            .tests()
+            .iter()
+            .enumerate()
+            .find_map(|(i, &(kx, ky))| {
+                let t = State {
+                    rot: to,
+                    x: s.x + kx as i32,
+                    y: s.y + ky as i32,
+                    turned: Some(i),
+                };
+                ok(board, piece, &t).then_some(t)
+            })
     };
     match input {
         Input::Left => slide(-1, 0),
@@ -68,17 +96,23 @@ pub fn step(board: &Board, piece: Piece, rules: Rules, s: &State, input: Input) 
         Input::Cw => turn(Turn::Cw),
         Input::Ccw => turn(Turn::Ccw),
         Input::Half => {
-            if rules == Rules::SrsPlus { turn(Turn::Half) } else { None }
+            if rules == Rules::SrsPlus {
+                turn(Turn::Half)
+            } else {
+                None
+            }
         }
     }
 }
 
-pub fn resting(board: &Board, piece: Piece, s: &State) -> bool {
+pub(crate) fn resting(board: &Board, piece: Piece, s: &State) -> bool {
     !ok(board, piece, &State { y: s.y - 1, ..*s })
 }
 
-pub fn spin(board: &Board, piece: Piece, s: &State) -> Spin {
-    let Some(test) = s.turned else { return Spin::None };
+pub(crate) fn spin(board: &Board, piece: Piece, s: &State) -> Spin {
+    let Some(test) = s.turned else {
+        return Spin::None;
+    };
     if piece != Piece::T {
         return Spin::None;
     }
@@ -93,16 +127,29 @@ pub fn spin(board: &Board, piece: Piece, s: &State) -> Spin {
         Rotation::South => bl && br,
         Rotation::West => tl && bl,
     };
-    if front || test == 4 { Spin::Full } else { Spin::Mini }
+    if front || test == 4 {
+        Spin::Full
+    } else {
+        Spin::Mini
+    }
 }
 
-pub const INPUTS: [Input; 7] =
-    [Input::Left, Input::Right, Input::Cw, Input::Ccw, Input::Half, Input::SoftDrop, Input::HardDrop];
+pub(crate) const INPUTS: [Input; 7] = [
+    Input::Left,
+    Input::Right,
+    Input::Cw,
+    Input::Ccw,
+    Input::Half,
+    Input::SoftDrop,
+    Input::HardDrop,
+];
 
 /// Every (cells, spin) a piece can lock with, by breadth-first search over every state.
-pub fn reference(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<Key> {
+pub(crate) fn reference(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<Key> {
     let mut out = BTreeSet::new();
-    let Some(start) = spawn(board, piece) else { return out };
+    let Some(start) = spawn(board, piece) else {
+        return out;
+    };
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     seen.insert(start);
@@ -123,7 +170,7 @@ pub fn reference(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<Key> {
 }
 
 /// Replays `inputs` from spawn; returns where the piece locks and its spin kind.
-pub fn replay(board: &Board, piece: Piece, rules: Rules, inputs: &[Input]) -> Option<Key> {
+pub(crate) fn replay(board: &Board, piece: Piece, rules: Rules, inputs: &[Input]) -> Option<Key> {
     let mut s = spawn(board, piece)?;
     for &i in inputs {
         s = step(board, piece, rules, &s, i)?;
@@ -132,8 +179,12 @@ pub fn replay(board: &Board, piece: Piece, rules: Rules, inputs: &[Input]) -> Op
 }
 
 /// The key of a generated placement.
-pub fn key_of(p: &board::Placement) -> Key {
-    let mut c: Vec<_> = p.cells().iter().map(|&(x, y)| (x as i32, y as i32)).collect();
+pub(crate) fn key_of(p: &board::Placement) -> Key {
+    let mut c: Vec<_> = p
+        .cells()
+        .iter()
+        .map(|&(x, y)| (x as i32, y as i32))
+        .collect();
     c.sort();
     (c, p.spin)
 }
