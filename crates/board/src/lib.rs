@@ -9,15 +9,16 @@
 //! ```
 //! use board::{Board, Piece, Rules, Spin, generate};
 //!
+//! // Rows top first; `G` (garbage), `#` or a piece letter is filled, `.` empty.
 //! let board: Board = "
-//!     #.........
-//!     #.........
-//!     ##......##
-//!     ###....###
-//!     ####...###
-//!     ####..####
-//!     ###...####
-//!     ####.#####
+//!     G.........
+//!     G.........
+//!     GG......GG
+//!     GGG....GGG
+//!     GGGG...GGG
+//!     GGGG..GGGG
+//!     GGG...GGGG
+//!     GGGG.GGGGG
 //! ".parse()?;
 //! let placements = generate(&board, Piece::T, Rules::Srs);
 //! assert_eq!(placements.len(), 38);

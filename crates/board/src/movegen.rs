@@ -10,7 +10,7 @@
 //! under overhangs are found, unlike generators that only seed from hard drops.
 
 use crate::board::{Board, ROWS, WIDTH};
-use crate::piece::{Piece, Rotation, Rules, Spin, Turn, kicks};
+use crate::piece::{Piece, Rotation, Rules, Spin};
 use crate::position::{Input, PiecePos, SPAWN_X, SPAWN_Y, find_inputs};
 
 /// A place where a piece can lock, in the rules.md (TBP) frame.
@@ -91,17 +91,29 @@ pub fn generate(board: &Board, piece: Piece, rules: Rules) -> Vec<Placement> {
 pub fn generate_into(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
     out.clear();
     match piece {
-        Piece::T => Flood::<true>::run(board, piece, rules, out),
-        _ => Flood::<false>::run(board, piece, rules, out),
+        Piece::T => Flood::<SpinTrack>::run(board, piece, rules, out),
+        _ => Flood::<NoTrack>::run(board, piece, rules, out),
     }
 }
 
-const NODES: usize = 4 * WIDTH;
+/// Nodes are (orientation, centre column) with the column padded by `PAD` on each side, 16 to
+/// an orientation, so a kick or shift never needs a bounds check (padding columns never fit)
+/// and the dirty set of all 64 nodes is one `u64`.
+const STRIDE: usize = 16;
+const PAD: usize = 3;
+const NODES: usize = 4 * STRIDE;
 
-/// Bit `y` of the result is bit `y + dy` of `v`; rows shifted in from outside are zero.
+#[inline(always)]
+const fn node(r: usize, x: usize) -> usize {
+    r * STRIDE + x + PAD
+}
+
+/// Bit `y` of the result is bit `y + dy` of `v`, for `v` with no bits at row 40 or above and
+/// results read only at rows 0..40. A rotation does it without a branch on the sign of `dy`:
+/// the bits it wraps around land at rows 58..64 (never read) or come from rows 40..64 (empty).
 #[inline(always)]
 fn view(v: u64, dy: i8) -> u64 {
-    if dy >= 0 { v >> dy } else { v << -dy }
+    v.rotate_right(dy as i32 as u32 & 63)
 }
 
 /// Downward fill of `gen` through the runs of `pro` (`gen` must be a subset of `pro`).
@@ -121,73 +133,191 @@ fn fill_down(mut g: u64, mut p: u64) -> u64 {
     g
 }
 
-/// Flood state. `SPIN` tracks how each row was entered, for the 3-corner rule (T only).
-struct Flood<const SPIN: bool> {
-    fits: [u64; NODES],
-    reach: [u64; NODES],
+/// One kick test as the flood uses it: the node offset (orientation change and column kick
+/// together) and the row kick.
+#[derive(Clone, Copy)]
+struct Step {
+    dn: i8,
+    ky: i8,
+}
+
+/// The kick tests of every turn from one orientation, turns in the order cw, ccw, half.
+#[derive(Clone, Copy)]
+struct TurnSteps {
+    steps: [[Step; 6]; 3],
+    lens: [u8; 3],
+    turns: u8,
+}
+
+const fn build_steps(plus: bool) -> [[TurnSteps; 4]; 7] {
+    let kicks = crate::piece::build_kicks(plus);
+    let empty = TurnSteps {
+        steps: [[Step { dn: 0, ky: 0 }; 6]; 3],
+        lens: [0; 3],
+        turns: 0,
+    };
+    let mut out = [[empty; 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            let mut t = 0;
+            let mut turns = 0;
+            while t < 3 {
+                let k = &kicks[p][r][t];
+                let to = match t {
+                    0 => (r + 1) & 3,
+                    1 => (r + 3) & 3,
+                    _ => (r + 2) & 3,
+                };
+                let mut i = 0;
+                while i < k.len as usize {
+                    let (kx, ky) = k.tests[i];
+                    out[p][r].steps[t][i] = Step {
+                        dn: (to as i8 - r as i8) * STRIDE as i8 + kx,
+                        ky,
+                    };
+                    i += 1;
+                }
+                out[p][r].lens[t] = k.len;
+                if k.len > 0 {
+                    turns += 1;
+                }
+                t += 1;
+            }
+            // O never turns in the flood: its turns do not change its cells.
+            out[p][r].turns = if p == Piece::O as usize { 0 } else { turns };
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+static STEPS_SRS: [[TurnSteps; 4]; 7] = build_steps(false);
+static STEPS_PLUS: [[TurnSteps; 4]; 7] = build_steps(true);
+
+/// How rows were entered, for the 3-corner rule. T tracks it; other pieces use the no-op.
+trait Track: Default {
+    fn spawned(&mut self, n: usize, rows: u64);
+    fn slid(&mut self, n: usize, rows: u64);
+    fn turned(&mut self, n: usize, rows: u64, test: usize);
+}
+
+#[derive(Default)]
+struct NoTrack;
+
+impl Track for NoTrack {
+    #[inline(always)]
+    fn spawned(&mut self, _: usize, _: u64) {}
+    #[inline(always)]
+    fn slid(&mut self, _: usize, _: u64) {}
+    #[inline(always)]
+    fn turned(&mut self, _: usize, _: u64, _: usize) {}
+}
+
+struct SpinTrack {
     /// Rows entered by a turn using a test other than the fifth.
     turned: [u64; NODES],
     /// Rows entered by a turn using the fifth test.
     turned5: [u64; NODES],
-    /// Rows entered by a shift (or spawned in).
+    /// Rows entered by a shift, or spawned in.
     slid: [u64; NODES],
 }
 
-impl<const SPIN: bool> Flood<SPIN> {
-    fn run(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
-        let cols = board.columns();
-        let mut f = Flood::<SPIN> {
-            fits: [0; NODES],
-            reach: [0; NODES],
+impl Default for SpinTrack {
+    fn default() -> Self {
+        SpinTrack {
             turned: [0; NODES],
             turned5: [0; NODES],
             slid: [0; NODES],
-        };
-        // O turns never change its cells, so its closure is that of north alone.
+        }
+    }
+}
+
+impl Track for SpinTrack {
+    #[inline(always)]
+    fn spawned(&mut self, n: usize, rows: u64) {
+        self.slid[n] |= rows;
+    }
+    #[inline(always)]
+    fn slid(&mut self, n: usize, rows: u64) {
+        self.slid[n] |= rows;
+    }
+    #[inline(always)]
+    fn turned(&mut self, n: usize, rows: u64, test: usize) {
+        if test == 4 {
+            self.turned5[n] |= rows;
+        } else {
+            self.turned[n] |= rows;
+        }
+    }
+}
+
+/// Flood state.
+struct Flood<T> {
+    fits: [u64; NODES],
+    reach: [u64; NODES],
+    track: T,
+}
+
+impl<T: Track> Flood<T> {
+    fn new() -> Self {
+        Flood {
+            fits: [0; NODES],
+            reach: [0; NODES],
+            track: T::default(),
+        }
+    }
+
+    /// Computes `fits` and `reach` in place; returns `false` when the spawn is blocked.
+    fn flood(&mut self, board: &Board, piece: Piece, rules: Rules) -> bool {
+        let f = self;
+        // shifted[dy + 2][cx + 2]: bit y is "cell (cx, y + dy) is blocked", with the walls, the
+        // floor and the ceiling blocked. Cell offsets are within -2..=2.
+        let mut shifted = [[!0u64; WIDTH + 4]; 5];
+        for (cx, &col) in board.columns().iter().enumerate() {
+            let col = col | !ROWS;
+            for (d, row) in shifted.iter_mut().enumerate() {
+                let dy = d as i32 - 2;
+                row[cx + 2] = if dy >= 0 {
+                    col >> dy
+                } else {
+                    (col << -dy) | ((1u64 << -dy) - 1)
+                };
+            }
+        }
+        // O turns never change its cells, so its closure is that of north alone. Centres outside
+        // 0..10 never fit any piece, so padding nodes stay zero.
         let rots: usize = if piece == Piece::O { 1 } else { 4 };
         for r in 0..rots {
-            let cells = piece.cells(Rotation::ALL[r]);
-            for x in 0..WIDTH as i8 {
-                let mut coll = 0u64;
-                let mut inside = true;
-                for &(dx, dy) in cells {
-                    let cx = x + dx;
-                    if !(0..WIDTH as i8).contains(&cx) {
-                        inside = false;
-                        break;
-                    }
-                    // Rows below the floor count as filled, rows above row 39 too.
-                    let col = cols[cx as usize] | !ROWS;
-                    coll |= if dy >= 0 {
-                        col >> dy
-                    } else {
-                        (col << -dy) | ((1u64 << -dy) - 1)
-                    };
+            let mut blocked = [0u64; WIDTH];
+            for &(dx, dy) in piece.cells(Rotation::ALL[r]) {
+                let row = &shifted[(dy + 2) as usize][(dx + 2) as usize..][..WIDTH];
+                for (b, s) in blocked.iter_mut().zip(row) {
+                    *b |= s;
                 }
-                f.fits[r * WIDTH + x as usize] = if inside { !coll & ROWS } else { 0 };
+            }
+            for (x, b) in blocked.iter().enumerate() {
+                f.fits[node(r, x)] = !b & ROWS;
             }
         }
 
-        let spawn_node = SPAWN_X as usize;
+        let spawn_node = node(0, SPAWN_X as usize);
         let spawn_fits = f.fits[spawn_node];
         let spawn = if spawn_fits >> SPAWN_Y & 1 != 0 {
             1u64 << SPAWN_Y
         } else if spawn_fits >> (SPAWN_Y + 1) & 1 != 0 {
             1u64 << (SPAWN_Y + 1)
         } else {
-            return; // Blocked spawn: the game is over, nothing can be placed.
+            return false;
         };
         f.reach[spawn_node] = spawn;
-        if SPIN {
-            f.slid[spawn_node] = spawn;
-        }
+        f.track.spawned(spawn_node, spawn);
 
-        let turns: &[Turn] = if piece == Piece::O {
-            &[]
-        } else if rules.has_180() {
-            &[Turn::Cw, Turn::Ccw, Turn::Half]
-        } else {
-            &[Turn::Cw, Turn::Ccw]
+        let steps = match rules {
+            Rules::Srs => &STEPS_SRS[piece as usize],
+            Rules::SrsPlus => &STEPS_PLUS[piece as usize],
         };
 
         let mut done = [0u64; NODES];
@@ -195,49 +325,29 @@ impl<const SPIN: bool> Flood<SPIN> {
         while dirty != 0 {
             let n = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            let fits = f.fits[n];
-            let reach = fill_down(f.reach[n], fits);
+            let reach = fill_down(f.reach[n], f.fits[n]);
             f.reach[n] = reach;
             let new = reach & !done[n];
             done[n] = reach;
             if new == 0 {
                 continue;
             }
-            let (r, x) = (n / WIDTH, n % WIDTH);
-            // Shifts.
-            if x > 0 {
-                f.enter(n - 1, new, &mut dirty, SPIN);
-            }
-            if x + 1 < WIDTH {
-                f.enter(n + 1, new, &mut dirty, SPIN);
-            }
+            // Shifts. Padding columns never fit, so no bounds checks.
+            f.enter(n - 1, new, &mut dirty);
+            f.enter(n + 1, new, &mut dirty);
             // Turns: each row takes the first kick test that fits.
-            for &turn in turns {
-                let to = turn.apply(Rotation::ALL[r]) as usize;
+            let ts = &steps[n / STRIDE];
+            for t in 0..ts.turns as usize {
                 let mut rest = new;
-                for (i, &(kx, ky)) in kicks(piece, Rotation::ALL[r], turn, rules)
-                    .tests()
-                    .iter()
-                    .enumerate()
-                {
-                    let tx = x as i8 + kx;
-                    if !(0..WIDTH as i8).contains(&tx) {
-                        continue;
-                    }
-                    let m = to * WIDTH + tx as usize;
-                    let ok = rest & view(f.fits[m], ky);
+                for (i, step) in ts.steps[t][..ts.lens[t] as usize].iter().enumerate() {
+                    let m = (n as isize + step.dn as isize) as usize;
+                    let ok = rest & view(f.fits[m], step.ky);
                     if ok == 0 {
                         continue;
                     }
                     rest &= !ok;
-                    let landed = view(ok, -ky);
-                    if SPIN {
-                        if i == 4 {
-                            f.turned5[m] |= landed;
-                        } else {
-                            f.turned[m] |= landed;
-                        }
-                    }
+                    let landed = view(ok, -step.ky);
+                    f.track.turned(m, landed, i);
                     if landed & !f.reach[m] != 0 {
                         f.reach[m] |= landed;
                         dirty |= 1 << m;
@@ -248,69 +358,62 @@ impl<const SPIN: bool> Flood<SPIN> {
                 }
             }
         }
-
-        // Resting rows: reachable, and one row lower does not fit.
-        let mut rest = [0u64; NODES];
-        for ((rest, &reach), &fits) in rest
-            .iter_mut()
-            .zip(&f.reach)
-            .zip(&f.fits)
-            .take(rots * WIDTH)
-        {
-            *rest = reach & !(fits << 1);
-        }
-
-        if SPIN {
-            f.emit_spins(board, piece, &rest, out);
-            return;
-        }
-
-        // Fold twin orientations onto their canonical form, then emit.
-        for r in 0..rots {
-            let rot = Rotation::ALL[r];
-            let (canon, (dx, dy)) = piece.canonical(rot);
-            if canon != rot {
-                for x in 0..WIDTH {
-                    let rows = rest[r * WIDTH + x];
-                    if rows != 0 {
-                        // A resting twin always has an in-bounds canonical centre.
-                        let m = canon as usize * WIDTH + (x as i8 + dx) as usize;
-                        rest[m] |= view(rows, -dy);
-                    }
-                }
-            }
-        }
-        for r in 0..rots {
-            let rot = Rotation::ALL[r];
-            if piece.canonical(rot).0 != rot {
-                continue;
-            }
-            for x in 0..WIDTH {
-                push_rows(out, piece, rot, x, rest[r * WIDTH + x], Spin::None);
-            }
-        }
+        true
     }
 
     /// Propagates rows `new` of a neighbour into node `m` by a shift.
     #[inline(always)]
-    fn enter(&mut self, m: usize, new: u64, dirty: &mut u64, spin: bool) {
+    fn enter(&mut self, m: usize, new: u64, dirty: &mut u64) {
         let add = new & self.fits[m];
-        if spin {
-            self.slid[m] |= add;
-        }
+        self.track.slid(m, add);
         if add & !self.reach[m] != 0 {
             self.reach[m] |= add;
             *dirty |= 1 << m;
         }
     }
 
-    fn emit_spins(
-        &self,
-        board: &Board,
-        piece: Piece,
-        rest: &[u64; NODES],
-        out: &mut Vec<Placement>,
-    ) {
+    /// Resting rows of node `n`: reachable, and one row lower does not fit.
+    #[inline(always)]
+    fn rest(&self, n: usize) -> u64 {
+        self.reach[n] & !(self.fits[n] << 1)
+    }
+}
+
+impl Flood<NoTrack> {
+    fn run(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
+        let mut f = Self::new();
+        if !f.flood(board, piece, rules) {
+            return; // Blocked spawn: the game is over, nothing can be placed.
+        }
+        let rots = if piece == Piece::O { 1 } else { 4 };
+        // Emit canonical orientations, each with the resting rows of its twin folded in.
+        for r in 0..rots {
+            let rot = Rotation::ALL[r];
+            if piece.canonical(rot).0 != rot {
+                continue;
+            }
+            let twin = (r + 2) & 3;
+            let (canon, (dx, dy)) = piece.canonical(Rotation::ALL[twin]);
+            let folds = rots == 4 && canon == rot;
+            for x in 0..WIDTH {
+                let mut rows = f.rest(node(r, x));
+                if folds {
+                    // The twin at centre (x - dx, y - dy) covers the same cells.
+                    let t = (node(twin, x) as isize - dx as isize) as usize;
+                    rows |= view(f.rest(t), -dy);
+                }
+                push_rows(out, piece, rot, x, rows, Spin::None);
+            }
+        }
+    }
+}
+
+impl Flood<SpinTrack> {
+    fn run(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
+        let mut f = Self::new();
+        if !f.flood(board, piece, rules) {
+            return;
+        }
         let cols = board.columns();
         // Column as seen by the corner test: outside the board is filled.
         let col = |x: i32| -> u64 {
@@ -320,9 +423,10 @@ impl<const SPIN: bool> Flood<SPIN> {
                 !0
             }
         };
+        let t = &f.track;
         for x in 0..WIDTH {
             let (left, right) = (col(x as i32 - 1), col(x as i32 + 1));
-            // Bit y of each: is the corner cell filled (floor counts as filled).
+            // Bit y of each: is that corner of a centre at row y filled (the floor counts).
             let tl = left >> 1;
             let tr = right >> 1;
             let bl = (left << 1) | 1;
@@ -331,18 +435,18 @@ impl<const SPIN: bool> Flood<SPIN> {
             // Front corners by orientation, clockwise from north.
             let fronts = [tl & tr, tr & br, br & bl, bl & tl];
             for (r, &front) in fronts.iter().enumerate() {
-                let n = r * WIDTH + x;
-                let rest = rest[n];
+                let n = node(r, x);
+                let rest = f.rest(n);
                 if rest == 0 {
                     continue;
                 }
                 let rot = Rotation::ALL[r];
-                let turned_any = self.turned[n] | self.turned5[n];
+                let turned_any = t.turned[n] | t.turned5[n];
                 // Entered by a slide, a drop from the row above, or a turn without 3 corners.
-                let none = rest
-                    & (self.slid[n] | (self.reach[n] >> 1 & self.fits[n]) | (turned_any & !three));
-                let full = rest & three & ((front & turned_any) | self.turned5[n]);
-                let mini = rest & three & !front & self.turned[n];
+                let none =
+                    rest & (t.slid[n] | (f.reach[n] >> 1 & f.fits[n]) | (turned_any & !three));
+                let full = rest & three & ((front & turned_any) | t.turned5[n]);
+                let mini = rest & three & !front & t.turned[n];
                 push_rows(out, piece, rot, x, none, Spin::None);
                 push_rows(out, piece, rot, x, mini, Spin::Mini);
                 push_rows(out, piece, rot, x, full, Spin::Full);
@@ -360,6 +464,7 @@ fn push_rows(
     mut rows: u64,
     spin: Spin,
 ) {
+    out.reserve(rows.count_ones() as usize);
     while rows != 0 {
         let y = rows.trailing_zeros();
         rows &= rows - 1;

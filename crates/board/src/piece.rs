@@ -318,8 +318,8 @@ const O_OFFSETS: [Offset; 4] = [(0, 0), (0, -1), (-1, -1), (-1, 0)];
 /// The kick tests of one turn: up to six translations, tried in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kicks {
-    tests: [Offset; 6],
-    len: u8,
+    pub(crate) tests: [Offset; 6],
+    pub(crate) len: u8,
 }
 
 impl Kicks {
@@ -439,7 +439,7 @@ impl Turn {
     }
 }
 
-const fn build_kicks(plus: bool) -> [[[Kicks; 3]; 4]; 7] {
+pub(crate) const fn build_kicks(plus: bool) -> [[[Kicks; 3]; 4]; 7] {
     let mut out = [[[Kicks::EMPTY; 3]; 4]; 7];
     let mut p = 0;
     while p < 7 {
