@@ -159,10 +159,10 @@ pub(crate) fn reference(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<K
             out.insert((cells(piece, &s), spin(board, piece, &s)));
         }
         for input in INPUTS {
-            if let Some(t) = step(board, piece, rules, &s, input) {
-                if seen.insert(t) {
-                    queue.push_back(t);
-                }
+            if let Some(t) = step(board, piece, rules, &s, input)
+                && seen.insert(t)
+            {
+                queue.push_back(t);
             }
         }
     }
