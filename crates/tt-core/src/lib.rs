@@ -1,1 +1,499 @@
-//! placeholder
+//! The transposition table of tetris-tt: buckets of two slots with a per-bucket LRU marker,
+//! sized at compile time by `TETRIS_TT_BITS`.
+//!
+//! [`Table`] maps 64-bit keys to `Copy` values. It knows nothing about Tetris. Its capacity is
+//! [`ENTRIES`] = 2^[`BITS`] slots in [`BUCKETS`] buckets of two. A lookup that hits moves the
+//! bucket's marker to the other slot; a store does the same; a miss with both slots full
+//! replaces the marked slot. [`Table::probe`] is the usual entry point: it cannot forget to
+//! store after a miss.
+//!
+//! ```
+//! use tt_core::Table;
+//!
+//! let mut table: Table<u32> = Table::new();
+//! let mut evaluations = 0;
+//! let mut eval = |key: u64| {
+//!     evaluations += 1;
+//!     (key % 1000) as u32
+//! };
+//! assert_eq!(table.probe(42, || eval(42)), 42); // miss: evaluated and stored
+//! assert_eq!(table.probe(42, || eval(42)), 42); // hit: reused
+//! assert_eq!(evaluations, 1);
+//! assert_eq!(table.occupancy(), 1);
+//! table.clear();
+//! assert_eq!(table.occupancy(), 0);
+//! ```
+//!
+//! With the cargo feature `stats`, [`Table::stats`] counts lookups, hits, misses, stores and
+//! replacements. Without it the counters do not exist.
+#![deny(missing_docs)]
+
+use bitvec::prelude::{BitVec, Lsb0};
+use bytemuck::Zeroable;
+use std::marker::PhantomData;
+use std::mem::size_of;
+
+/// log2 of the number of slots per table, from the `TETRIS_TT_BITS` environment variable at
+/// build time (default 15). This crate is the only one that reads the variable; `option_env!`
+/// makes cargo rebuild it (and its dependents) when the variable changes.
+pub const BITS: u32 = parse_bits(option_env!("TETRIS_TT_BITS"));
+/// Slots per table: 2^[`BITS`].
+pub const ENTRIES: usize = 1 << BITS;
+/// Buckets per table: [`ENTRIES`] / 2.
+pub const BUCKETS: usize = ENTRIES / 2;
+/// The smallest accepted `TETRIS_TT_BITS` (one bucket).
+pub const MIN_BITS: u32 = 1;
+/// The largest accepted `TETRIS_TT_BITS`.
+pub const MAX_BITS: u32 = 32;
+/// The default `TETRIS_TT_BITS`.
+pub const DEFAULT_BITS: u32 = 15;
+
+const fn parse_bits(v: Option<&str>) -> u32 {
+    let Some(s) = v else {
+        return DEFAULT_BITS;
+    };
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 2 {
+        panic!("TETRIS_TT_BITS must be a whole number from 1 to 32");
+    }
+    let mut n = 0u32;
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            panic!("TETRIS_TT_BITS must be a whole number from 1 to 32");
+        }
+        n = n * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    if n < MIN_BITS || n > MAX_BITS {
+        panic!("TETRIS_TT_BITS must be a whole number from 1 to 32");
+    }
+    n
+}
+
+/// The stored form of key 0. Zero marks an empty slot, so a real zero key is stored as
+/// `ZERO_KEY` instead; the two then share a slot identity, which is as likely to matter as any
+/// other 64-bit key collision.
+pub const ZERO_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
+#[inline(always)]
+fn stored(key: u64) -> u64 {
+    if key == 0 { ZERO_KEY } else { key }
+}
+
+/// Which bucket a key belongs to: the high bits of the key, by multiply-shift ("fastrange"),
+/// which works for any bucket count including one. The whole key is stored in the slot, so
+/// the bits used here are not lost.
+#[inline(always)]
+pub fn bucket_of(key: u64) -> usize {
+    ((stored(key) as u128 * BUCKETS as u128) >> 64) as usize
+}
+
+/// Two slots, keys first, for the [`Packed`] layout (the marker lives in a bit array).
+///
+/// ```text
+/// Bucket<V> with an 8-byte V: 32 bytes, two to a 64-byte cache line
+/// +-----------+-----------+-----------+-----------+
+/// | key 0 u64 | key 1 u64 |  value 0  |  value 1  |
+/// +-----------+-----------+-----------+-----------+
+/// 0           8           16          24          32
+/// ```
+/// Keys first, so a probe compares both keys from the first 16 bytes; aligned to 32 bytes so a
+/// bucket never straddles a cache line when `V` is at most 8 bytes.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct Bucket<V> {
+    keys: [u64; 2],
+    values: [V; 2],
+}
+
+// SAFETY: all-zero bytes are a valid `Bucket<V>` when they are a valid `V`: keys are plain
+// integers and padding carries no validity requirement.
+unsafe impl<V: Zeroable> Zeroable for Bucket<V> {}
+
+const _: () = assert!(size_of::<Bucket<u64>>() == 32);
+const _: () = assert!(size_of::<Bucket<[f32; 2]>>() == 32);
+
+/// A bucket with its marker byte inside, for the [`InBucket`] layout: 8-byte aligned, so with
+/// an 8-byte `V` it is 40 bytes and some buckets straddle two cache lines.
+///
+/// ```text
+/// +-----------+-----------+-----------+-----------+----+---------+
+/// | key 0 u64 | key 1 u64 |  value 0  |  value 1  | mk | padding |
+/// +-----------+-----------+-----------+-----------+----+---------+
+/// 0           8           16          24          32   33        40
+/// ```
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct MarkedBucket<V> {
+    keys: [u64; 2],
+    values: [V; 2],
+    marker: u8,
+}
+
+// SAFETY: as for `Bucket`; a zero marker names slot 0.
+unsafe impl<V: Zeroable> Zeroable for MarkedBucket<V> {}
+
+const _: () = assert!(size_of::<MarkedBucket<u64>>() == 40);
+
+/// Where the per-bucket markers live. Both layouts behave identically; they differ in speed
+/// and bytes. `docs/performance.md` has the measurement behind the default, [`Packed`].
+pub trait Layout<V: Copy + Zeroable>: private::Sealed {
+    #[doc(hidden)]
+    type Store;
+    #[doc(hidden)]
+    fn alloc(buckets: usize) -> Self::Store;
+    #[doc(hidden)]
+    fn keys(s: &Self::Store, i: usize) -> [u64; 2];
+    #[doc(hidden)]
+    fn value(s: &Self::Store, i: usize, slot: usize) -> V;
+    #[doc(hidden)]
+    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V);
+    #[doc(hidden)]
+    fn marker(s: &Self::Store, i: usize) -> usize;
+    #[doc(hidden)]
+    fn set_marker(s: &mut Self::Store, i: usize, slot: usize);
+    #[doc(hidden)]
+    fn clear(s: &mut Self::Store);
+    #[doc(hidden)]
+    fn bytes(s: &Self::Store) -> usize;
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::Packed {}
+    impl Sealed for super::InBucket {}
+}
+
+/// Markers in a packed bit array (bitvec), one bit per bucket; buckets stay 32 bytes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Packed;
+
+/// The marker as a byte inside each bucket ([`MarkedBucket`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InBucket;
+
+impl<V: Copy + Zeroable> Layout<V> for Packed {
+    type Store = (Box<[Bucket<V>]>, BitVec<u64, Lsb0>);
+    fn alloc(buckets: usize) -> Self::Store {
+        (
+            bytemuck::allocation::zeroed_slice_box(buckets),
+            BitVec::repeat(false, buckets),
+        )
+    }
+    #[inline(always)]
+    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
+        s.0[i].keys
+    }
+    #[inline(always)]
+    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
+        s.0[i].values[slot]
+    }
+    #[inline(always)]
+    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
+        let b = &mut s.0[i];
+        b.keys[slot] = key;
+        b.values[slot] = value;
+    }
+    #[inline(always)]
+    fn marker(s: &Self::Store, i: usize) -> usize {
+        s.1[i] as usize
+    }
+    #[inline(always)]
+    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
+        s.1.set(i, slot != 0);
+    }
+    fn clear(s: &mut Self::Store) {
+        s.0.fill(Bucket::zeroed());
+        s.1.fill(false);
+    }
+    fn bytes(s: &Self::Store) -> usize {
+        std::mem::size_of_val(&*s.0) + std::mem::size_of_val(s.1.as_raw_slice())
+    }
+}
+
+impl<V: Copy + Zeroable> Layout<V> for InBucket {
+    type Store = Box<[MarkedBucket<V>]>;
+    fn alloc(buckets: usize) -> Self::Store {
+        bytemuck::allocation::zeroed_slice_box(buckets)
+    }
+    #[inline(always)]
+    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
+        s[i].keys
+    }
+    #[inline(always)]
+    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
+        s[i].values[slot]
+    }
+    #[inline(always)]
+    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
+        let b = &mut s[i];
+        b.keys[slot] = key;
+        b.values[slot] = value;
+    }
+    #[inline(always)]
+    fn marker(s: &Self::Store, i: usize) -> usize {
+        s[i].marker as usize
+    }
+    #[inline(always)]
+    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
+        s[i].marker = slot as u8;
+    }
+    fn clear(s: &mut Self::Store) {
+        s.fill(MarkedBucket::zeroed());
+    }
+    fn bytes(s: &Self::Store) -> usize {
+        std::mem::size_of_val(&**s)
+    }
+}
+
+/// Counters kept with the cargo feature `stats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Lookups (probes).
+    pub lookups: u64,
+    /// Lookups that found their key.
+    pub hits: u64,
+    /// Lookups that did not.
+    pub misses: u64,
+    /// Values stored.
+    pub stores: u64,
+    /// Stores that evicted an occupied slot.
+    pub replacements: u64,
+}
+
+impl Stats {
+    /// hits / lookups, 0 when there were none.
+    pub fn hit_rate(&self) -> f64 {
+        ratio(self.hits, self.lookups)
+    }
+
+    /// replacements / stores, 0 when there were none.
+    pub fn replacement_ratio(&self) -> f64 {
+        ratio(self.replacements, self.stores)
+    }
+
+    /// Adds another set of counters to this one.
+    pub fn add(&mut self, o: &Stats) {
+        self.lookups += o.lookups;
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.stores += o.stores;
+        self.replacements += o.replacements;
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// The transposition table: 2^[`BITS`] slots of `(u64 key, V)` in buckets of two.
+///
+/// Replacement is the seed's two-slot LRU, not Stockfish's depth-and-age scheme: each bucket
+/// has a marker naming the slot to evict next; a hit or a store moves it to the other slot, and
+/// a miss with both slots full replaces the marked slot. Key 0 marks an empty slot (see
+/// [`ZERO_KEY`]), so all-zero memory is an empty table: a table of any size is allocated as
+/// untouched zero pages and costs no time to create.
+pub struct Table<V: Copy + Zeroable, L: Layout<V> = Packed> {
+    store: L::Store,
+    #[cfg(feature = "stats")]
+    stats: Stats,
+    _layout: PhantomData<L>,
+}
+
+/// The free or marked slot a miss will fill. Store into it with [`Vacant::insert`].
+#[must_use = "a miss must be followed by a store: call insert"]
+pub struct Vacant<'a, V: Copy + Zeroable, L: Layout<V>> {
+    table: &'a mut Table<V, L>,
+    bucket: usize,
+    slot: usize,
+    key: u64,
+}
+
+impl<V: Copy + Zeroable, L: Layout<V>> Vacant<'_, V, L> {
+    /// Stores `value` under the missed key (evicting the marked slot's entry if both were
+    /// full) and moves the marker to the other slot. Returns `value`.
+    #[inline]
+    pub fn insert(self, value: V) -> V {
+        let t = self.table;
+        #[cfg(feature = "stats")]
+        {
+            t.stats.stores += 1;
+            if L::keys(&t.store, self.bucket)[self.slot] != 0 {
+                t.stats.replacements += 1;
+            }
+        }
+        L::write(&mut t.store, self.bucket, self.slot, self.key, value);
+        L::set_marker(&mut t.store, self.bucket, 1 - self.slot);
+        value
+    }
+
+    /// The slot (0 or 1) the store will go to.
+    pub fn slot(&self) -> usize {
+        self.slot
+    }
+
+    /// Whether the store will evict an entry.
+    pub fn evicts(&self) -> bool {
+        L::keys(&self.table.store, self.bucket)[self.slot] != 0
+    }
+}
+
+/// One bucket's contents, for inspection and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BucketView<V> {
+    /// The key and value of each slot, `None` when empty.
+    pub slots: [Option<(u64, V)>; 2],
+    /// The slot to evict next.
+    pub marker: usize,
+}
+
+impl<V: Copy + Zeroable, L: Layout<V>> Default for Table<V, L> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
+    /// An empty table of [`ENTRIES`] slots.
+    pub fn new() -> Self {
+        Table {
+            store: L::alloc(BUCKETS),
+            #[cfg(feature = "stats")]
+            stats: Stats::default(),
+            _layout: PhantomData,
+        }
+    }
+
+    /// Looks `key` up. A hit returns the value and moves the marker to the other slot. A miss
+    /// returns the slot to fill: the first free one, else the marked one.
+    #[inline]
+    pub fn lookup(&mut self, key: u64) -> Result<V, Vacant<'_, V, L>> {
+        let key = stored(key);
+        let i = bucket_of(key);
+        #[cfg(feature = "stats")]
+        {
+            self.stats.lookups += 1;
+        }
+        let keys = L::keys(&self.store, i);
+        let hit = if keys[0] == key {
+            Some(0)
+        } else if keys[1] == key {
+            Some(1)
+        } else {
+            None
+        };
+        if let Some(s) = hit {
+            let v = L::value(&self.store, i, s);
+            L::set_marker(&mut self.store, i, 1 - s);
+            #[cfg(feature = "stats")]
+            {
+                self.stats.hits += 1;
+            }
+            return Ok(v);
+        }
+        #[cfg(feature = "stats")]
+        {
+            self.stats.misses += 1;
+        }
+        let slot = if keys[0] == 0 {
+            0
+        } else if keys[1] == 0 {
+            1
+        } else {
+            L::marker(&self.store, i)
+        };
+        Err(Vacant {
+            table: self,
+            bucket: i,
+            slot,
+            key,
+        })
+    }
+
+    /// Returns the value for `key`, computing and storing it with `evaluate` on a miss.
+    #[inline]
+    pub fn probe(&mut self, key: u64, evaluate: impl FnOnce() -> V) -> V {
+        match self.lookup(key) {
+            Ok(v) => v,
+            Err(vacant) => vacant.insert(evaluate()),
+        }
+    }
+
+    /// Empties every slot and resets every marker to slot 0. Statistics are kept.
+    pub fn clear(&mut self) {
+        L::clear(&mut self.store);
+    }
+
+    /// The exact number of heap bytes this table owns.
+    pub fn bytes(&self) -> usize {
+        L::bytes(&self.store)
+    }
+
+    /// The number of occupied slots. Walks the whole table.
+    pub fn occupancy(&self) -> usize {
+        (0..BUCKETS)
+            .map(|i| {
+                let keys = L::keys(&self.store, i);
+                (keys[0] != 0) as usize + (keys[1] != 0) as usize
+            })
+            .sum()
+    }
+
+    /// The contents of bucket `i` (keys as stored: a zero key shows as [`ZERO_KEY`]).
+    pub fn bucket(&self, i: usize) -> BucketView<V> {
+        let keys = L::keys(&self.store, i);
+        let slot = |s: usize| (keys[s] != 0).then(|| (keys[s], L::value(&self.store, i, s)));
+        BucketView {
+            slots: [slot(0), slot(1)],
+            marker: L::marker(&self.store, i),
+        }
+    }
+
+    /// Every occupied slot's key and value, bucket by bucket.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, V)> + '_ {
+        (0..BUCKETS).flat_map(move |i| self.bucket(i).slots.into_iter().flatten())
+    }
+
+    /// The counters since creation or the last [`Table::reset_stats`].
+    #[cfg(feature = "stats")]
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Zeroes the counters.
+    #[cfg(feature = "stats")]
+    pub fn reset_stats(&mut self) {
+        self.stats = Stats::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_are_in_range_and_consistent() {
+        assert!((MIN_BITS..=MAX_BITS).contains(&BITS));
+        assert_eq!(ENTRIES, 2 * BUCKETS);
+    }
+
+    #[test]
+    fn parse_accepts_the_range() {
+        assert_eq!(parse_bits(None), 15);
+        assert_eq!(parse_bits(Some("1")), 1);
+        assert_eq!(parse_bits(Some("28")), 28);
+    }
+
+    #[test]
+    #[should_panic(expected = "TETRIS_TT_BITS")]
+    fn parse_rejects_zero() {
+        parse_bits(Some("0"));
+    }
+
+    #[test]
+    #[should_panic(expected = "TETRIS_TT_BITS")]
+    fn parse_rejects_junk() {
+        parse_bits(Some("1x"));
+    }
+}

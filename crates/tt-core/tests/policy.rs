@@ -1,0 +1,188 @@
+//! The replacement policy, case by case, for both marker layouts.
+
+use tt_core::{BUCKETS, InBucket, Layout, Packed, Table, ZERO_KEY, bucket_of};
+
+// Keys 1, 2 and 3 share bucket 0 at every TETRIS_TT_BITS: the bucket comes from the high bits.
+const A: u64 = 1;
+const B: u64 = 2;
+const C: u64 = 3;
+
+fn miss_then_store<L: Layout<u32>>(t: &mut Table<u32, L>, key: u64, v: u32) -> usize {
+    match t.lookup(key) {
+        Ok(_) => panic!("{key} should miss"),
+        Err(vacant) => {
+            let slot = vacant.slot();
+            vacant.insert(v);
+            slot
+        }
+    }
+}
+
+fn hit_in_slot_0<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    assert_eq!(bucket_of(A), bucket_of(B));
+    assert_eq!(miss_then_store(&mut t, A, 10), 0);
+    assert_eq!(miss_then_store(&mut t, B, 20), 1);
+    assert_eq!(
+        t.bucket(0).marker,
+        0,
+        "store into slot 1 moves the marker to slot 0"
+    );
+    assert_eq!(t.lookup(A).ok(), Some(10));
+    assert_eq!(
+        t.bucket(0).marker,
+        1,
+        "a hit in slot 0 moves the marker to slot 1"
+    );
+}
+
+fn hit_in_slot_1<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    miss_then_store(&mut t, A, 10);
+    miss_then_store(&mut t, B, 20);
+    assert_eq!(t.lookup(A).ok(), Some(10));
+    assert_eq!(t.bucket(0).marker, 1);
+    assert_eq!(t.lookup(B).ok(), Some(20));
+    assert_eq!(
+        t.bucket(0).marker,
+        0,
+        "a hit in slot 1 moves the marker to slot 0"
+    );
+}
+
+fn fill_a_free_slot<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    match t.lookup(A) {
+        Ok(_) => panic!("empty table hit"),
+        Err(v) => {
+            assert_eq!(v.slot(), 0);
+            assert!(!v.evicts());
+            v.insert(10);
+        }
+    }
+    assert_eq!(
+        t.bucket(0).marker,
+        1,
+        "a store into slot 0 moves the marker to slot 1"
+    );
+    match t.lookup(B) {
+        Ok(_) => panic!("B was never stored"),
+        Err(v) => {
+            assert_eq!(v.slot(), 1, "the free slot is used, not the marked one");
+            assert!(!v.evicts());
+            v.insert(20);
+        }
+    }
+    assert_eq!(t.occupancy(), 2);
+}
+
+fn replace_the_marked_slot<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    miss_then_store(&mut t, A, 10);
+    miss_then_store(&mut t, B, 20);
+    // A was used last, so B (slot 1) is the one to evict.
+    assert_eq!(t.lookup(A).ok(), Some(10));
+    match t.lookup(C) {
+        Ok(_) => panic!("C was never stored"),
+        Err(v) => {
+            assert_eq!(v.slot(), 1);
+            assert!(v.evicts());
+            v.insert(30);
+        }
+    }
+    assert_eq!(t.lookup(B).map_err(|_| ()), Err(()), "B was evicted");
+    assert_eq!(t.lookup(A).ok(), Some(10));
+    assert_eq!(t.lookup(C).ok(), Some(30));
+    assert_eq!(t.occupancy(), 2);
+}
+
+fn clear_resets_entries_and_markers<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    miss_then_store(&mut t, A, 10);
+    assert_eq!(t.bucket(0).marker, 1);
+    t.clear();
+    assert_eq!(t.occupancy(), 0);
+    assert_eq!(t.bucket(0).marker, 0);
+    assert_eq!(t.bucket(0).slots, [None, None]);
+    assert!(t.lookup(A).is_err());
+}
+
+fn zero_key_is_storable<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    assert_eq!(t.probe(0, || 7), 7);
+    assert_eq!(t.probe(0, || 99), 7, "key 0 is found again");
+    assert_eq!(t.occupancy(), 1);
+    assert_eq!(t.entries().collect::<Vec<_>>(), vec![(ZERO_KEY, 7)]);
+}
+
+fn probe_evaluates_only_on_a_miss<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    let mut calls = 0;
+    for _ in 0..3 {
+        t.probe(A, || {
+            calls += 1;
+            5
+        });
+    }
+    assert_eq!(calls, 1);
+}
+
+macro_rules! for_layouts {
+    ($($name:ident),*) => {
+        mod packed {
+            $( #[test] fn $name() { super::$name::<tt_core::Packed>() } )*
+        }
+        mod in_bucket {
+            $( #[test] fn $name() { super::$name::<tt_core::InBucket>() } )*
+        }
+    };
+}
+
+for_layouts!(
+    hit_in_slot_0,
+    hit_in_slot_1,
+    fill_a_free_slot,
+    replace_the_marked_slot,
+    clear_resets_entries_and_markers,
+    zero_key_is_storable,
+    probe_evaluates_only_on_a_miss
+);
+
+#[test]
+fn bytes_are_exact() {
+    let packed = Table::<u64, Packed>::new();
+    let markers = BUCKETS.div_ceil(64) * 8;
+    assert_eq!(packed.bytes(), BUCKETS * 32 + markers);
+    let in_bucket = Table::<u64, InBucket>::new();
+    assert_eq!(in_bucket.bytes(), BUCKETS * 40);
+}
+
+#[test]
+fn a_single_bucket_table_still_works() {
+    // With TETRIS_TT_BITS=1 every key lands in bucket 0; otherwise keys spread out.
+    let mut t = Table::<u32>::new();
+    for k in 1..=100u64 {
+        t.probe(k.rotate_right(7), || k as u32);
+    }
+    assert_eq!(t.occupancy(), t.entries().count());
+    assert!(t.occupancy() <= 2 * BUCKETS);
+}
+
+#[cfg(feature = "stats")]
+#[test]
+fn stats_count_hits_misses_stores_and_replacements() {
+    let mut t = Table::<u32>::new();
+    t.probe(A, || 1); // miss, store
+    t.probe(A, || 1); // hit
+    t.probe(B, || 2); // miss, store
+    t.probe(C, || 3); // miss, store, replacement
+    let s = t.stats();
+    assert_eq!(
+        (s.lookups, s.hits, s.misses, s.stores, s.replacements),
+        (4, 1, 3, 3, 1)
+    );
+    assert_eq!(s.hit_rate(), 0.25);
+    assert!((s.replacement_ratio() - 1.0 / 3.0).abs() < 1e-12);
+    t.reset_stats();
+    assert_eq!(t.stats(), tt_core::Stats::default());
+}
