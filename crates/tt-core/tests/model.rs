@@ -45,11 +45,11 @@ impl Model {
         let key = if key == 0 { ZERO_KEY } else { key };
         let b = self.buckets.entry(bucket_of(key)).or_default();
         for s in 0..2 {
-            if let Some((k, v)) = b.slots[s] {
-                if k == key {
-                    b.marker = 1 - s;
-                    return Ok(v);
-                }
+            if let Some((k, v)) = b.slots[s]
+                && k == key
+            {
+                b.marker = 1 - s;
+                return Ok(v);
             }
         }
         Err(if b.slots[0].is_none() {
