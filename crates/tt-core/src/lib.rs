@@ -137,7 +137,8 @@ unsafe impl<V: Zeroable> Zeroable for MarkedBucket<V> {}
 const _: () = assert!(size_of::<MarkedBucket<u64>>() == 40);
 
 /// Where the per-bucket markers live. Both layouts behave identically; they differ in speed
-/// and bytes. `docs/performance.md` has the measurement behind the default, [`Packed`].
+/// and bytes. `docs/performance.md` has the measurement behind the default, [`InBucket`]:
+/// bitvec's bit access costs more than the cache line the 40-byte bucket sometimes spans.
 pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     #[doc(hidden)]
     type Store;
@@ -294,7 +295,7 @@ fn ratio(a: u64, b: u64) -> f64 {
 /// a miss with both slots full replaces the marked slot. Key 0 marks an empty slot (see
 /// [`ZERO_KEY`]), so all-zero memory is an empty table: a table of any size is allocated as
 /// untouched zero pages and costs no time to create.
-pub struct Table<V: Copy + Zeroable, L: Layout<V> = Packed> {
+pub struct Table<V: Copy + Zeroable, L: Layout<V> = InBucket> {
     store: L::Store,
     #[cfg(feature = "stats")]
     stats: Stats,
