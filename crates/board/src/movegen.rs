@@ -217,10 +217,8 @@ impl Track for NoTrack {
 }
 
 struct SpinTrack {
-    /// Rows entered by a turn using a test other than the fifth.
-    turned: [u64; NODES],
-    /// Rows entered by a turn using the fifth test.
-    turned5: [u64; NODES],
+    /// Rows entered by a turn: `[0]` with a test other than the fifth, `[1]` with the fifth.
+    turned: [[u64; NODES]; 2],
     /// Rows entered by a shift, or spawned in.
     slid: [u64; NODES],
 }
@@ -228,8 +226,7 @@ struct SpinTrack {
 impl Default for SpinTrack {
     fn default() -> Self {
         SpinTrack {
-            turned: [0; NODES],
-            turned5: [0; NODES],
+            turned: [[0; NODES]; 2],
             slid: [0; NODES],
         }
     }
@@ -246,11 +243,7 @@ impl Track for SpinTrack {
     }
     #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
-        if test == 4 {
-            self.turned5[n] |= rows;
-        } else {
-            self.turned[n] |= rows;
-        }
+        self.turned[(test == 4) as usize][n] |= rows;
     }
 }
 
@@ -441,12 +434,13 @@ impl Flood<SpinTrack> {
                     continue;
                 }
                 let rot = Rotation::ALL[r];
-                let turned_any = t.turned[n] | t.turned5[n];
+                let (turned, turned5) = (t.turned[0][n], t.turned[1][n]);
+                let turned_any = turned | turned5;
                 // Entered by a slide, a drop from the row above, or a turn without 3 corners.
                 let none =
                     rest & (t.slid[n] | (f.reach[n] >> 1 & f.fits[n]) | (turned_any & !three));
-                let full = rest & three & ((front & turned_any) | t.turned5[n]);
-                let mini = rest & three & !front & t.turned[n];
+                let full = rest & three & ((front & turned_any) | turned5);
+                let mini = rest & three & !front & turned;
                 push_rows(out, piece, rot, x, none, Spin::None);
                 push_rows(out, piece, rot, x, mini, Spin::Mini);
                 push_rows(out, piece, rot, x, full, Spin::Full);
