@@ -1,1 +1,36 @@
-//! placeholder
+//! The tetris-tt AI: game state, two-stage evaluation, beam search through a per-depth
+//! evaluation cache, and the [`Engine`] that carries the cache from move to move.
+//!
+//! For each candidate placement the search builds the resulting board and looks it up in the
+//! depth's table under (board, roof, hold after the placement). A miss runs the expensive
+//! [`Evaluator::position`] and stores it; a hit reuses it. The cheap [`Evaluator::context`]
+//! (lines, spin, attack, depth, back-to-back, combo, pending pieces) is never cached. Between
+//! moves the engine compares the new board with the one it predicted and rotates or clears the
+//! tables.
+//!
+//! ```
+//! use search::{Config, Engine, selfplay::Game};
+//!
+//! let mut engine = Engine::with_config(Config { beam_width: 16, previews: 2, ..Config::default() });
+//! let mut game = Game::new(7, 2);
+//! for _ in 0..5 {
+//!     let step = game.step(&mut engine).expect("five pieces never top out");
+//!     assert!(step.plan.stats.nodes > 0);
+//! }
+//! assert_eq!(game.totals().pieces, 5);
+//! ```
+#![deny(missing_docs)]
+
+mod beam;
+mod engine;
+mod eval;
+pub mod selfplay;
+mod state;
+
+pub use beam::{DepthCounters, position_key};
+pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, SearchStats};
+pub use eval::{
+    DefaultEvaluator, Evaluator, PositionContext, PositionEval, StepContext, StepScore, Weights,
+};
+pub use state::{COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, lock, score_clear};
+pub use tt_depth::Transition;

@@ -1,0 +1,268 @@
+//! The engine: configuration, per-depth tables, prediction, and the move-to-move lifecycle.
+
+use crate::beam::{Buffers, DepthCounters, Node, Pass, PassCounters, run_pass};
+use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
+use crate::state::GameState;
+use board::{Board, Piece, Placement, Rules};
+use std::time::{Duration, Instant};
+use tt_depth::{DepthTables, Transition};
+
+/// Engine settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// States kept per depth. See `docs/performance.md` for how the default was chosen.
+    pub beam_width: usize,
+    /// Preview pieces used after the current one; the search depth is `1 + previews`.
+    pub previews: usize,
+    /// The rotation system.
+    pub rules: Rules,
+    /// Whether the evaluation cache is used. Turning it off changes only the work done, never
+    /// the move: it exists to prove exactly that.
+    pub use_cache: bool,
+    /// With a deadline, the widest beam a pass may use.
+    pub max_width: usize,
+}
+
+/// The default beam width.
+pub const DEFAULT_BEAM_WIDTH: usize = 256;
+/// The default number of previews.
+pub const DEFAULT_PREVIEWS: usize = 5;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            beam_width: DEFAULT_BEAM_WIDTH,
+            previews: DEFAULT_PREVIEWS,
+            rules: Rules::Srs,
+            use_cache: true,
+            max_width: 8192,
+        }
+    }
+}
+
+/// Statistics of one `suggest`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchStats {
+    /// Candidates scored (placements generated and evaluated, cached or not), all passes.
+    pub nodes: u64,
+    /// Position evaluations computed (cache misses, or every node with the cache off).
+    pub evaluations: u64,
+    /// Table lookups and hits by depth, all passes.
+    pub depth: Vec<DepthCounters>,
+    /// What happened to the tables before the search.
+    pub transition: Transition,
+    /// Rotations since the engine was created.
+    pub rotations: u64,
+    /// Full clears since the engine was created.
+    pub clears: u64,
+    /// Passes that finished.
+    pub passes: u32,
+    /// Beam width of the last pass that finished.
+    pub width: usize,
+    /// Depth searched (placements per line).
+    pub search_depth: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl SearchStats {
+    /// Candidates scored per second.
+    pub fn nps(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+
+    /// Table lookups over all depths.
+    pub fn lookups(&self) -> u64 {
+        self.depth.iter().map(|d| d.lookups).sum()
+    }
+
+    /// Table hits over all depths.
+    pub fn hits(&self) -> u64 {
+        self.depth.iter().map(|d| d.hits).sum()
+    }
+}
+
+/// A suggestion: the move, the line it starts, and how the search went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The placement to play now. Its piece differs from the current piece when it holds.
+    pub placement: Placement,
+    /// Whether the move uses hold.
+    pub uses_hold: bool,
+    /// The planned line, this move first.
+    pub line: Vec<Placement>,
+    /// The line's score.
+    pub score: i32,
+    /// This search's statistics.
+    pub stats: SearchStats,
+}
+
+/// The engine. Owns the configuration, the evaluator, one table per depth and the prediction.
+pub struct Engine<E: Evaluator = DefaultEvaluator> {
+    config: Config,
+    evaluator: E,
+    tables: DepthTables<PositionEval, Board>,
+    buffers: Buffers,
+    pieces: Vec<Piece>,
+}
+
+impl Engine<DefaultEvaluator> {
+    /// An engine with the default evaluator.
+    pub fn with_config(config: Config) -> Self {
+        Engine::new(config, DefaultEvaluator::default())
+    }
+}
+
+impl<E: Evaluator> Engine<E> {
+    /// An engine with `config` and `evaluator`.
+    pub fn new(config: Config, evaluator: E) -> Self {
+        let depth = 1 + config.previews;
+        Engine {
+            tables: DepthTables::new(depth),
+            config,
+            evaluator,
+            buffers: Buffers::default(),
+            pieces: Vec::with_capacity(depth + 1),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// Starts a new game: clears every table and forgets the prediction.
+    pub fn reset(&mut self) {
+        self.tables.reset();
+    }
+
+    /// Searches at the configured fixed width. Deterministic. `None` when no piece can be
+    /// placed (the game is over).
+    pub fn suggest(&mut self, state: &GameState) -> Option<Plan> {
+        self.search(state, None)
+    }
+
+    /// Searches until `deadline`, widening the beam pass by pass (each pass reuses what the
+    /// last one cached) and returning the best line of the last pass that finished. The first
+    /// pass (width 8) always finishes.
+    pub fn suggest_until(&mut self, state: &GameState, deadline: Instant) -> Option<Plan> {
+        self.search(state, Some(deadline))
+    }
+
+    fn search(&mut self, state: &GameState, deadline: Option<Instant>) -> Option<Plan> {
+        let start = Instant::now();
+        let transition = self.tables.begin(&state.board);
+        let depth = 1 + self.config.previews;
+        self.pieces.clear();
+        self.pieces.push(state.current);
+        // One piece beyond the depth, so holding into an empty hold works at the last depth.
+        self.pieces
+            .extend(state.queue.iter().take(depth).copied());
+        let search_depth = depth.min(self.pieces.len());
+        let root = Node {
+            board: state.board,
+            hold: state.hold,
+            carried: state.carried,
+            next: 0,
+            acc: 0,
+            total: 0,
+            parent: 0,
+            placement: Placement {
+                piece: state.current,
+                rotation: board::Rotation::North,
+                x: 0,
+                y: 0,
+                spin: board::Spin::None,
+            },
+            key: 0,
+            seq: 0,
+        };
+        let mut counters = PassCounters {
+            nodes: 0,
+            evaluations: 0,
+            depth: vec![DepthCounters::default(); search_depth],
+        };
+        let widths: Vec<usize> = match deadline {
+            None => vec![self.config.beam_width.max(1)],
+            Some(_) => {
+                let mut w = 8usize;
+                let mut v = Vec::new();
+                while w < self.config.max_width {
+                    v.push(w);
+                    w *= 2;
+                }
+                v.push(self.config.max_width.max(1));
+                v
+            }
+        };
+        let mut best = None;
+        let mut passes = 0;
+        let mut width = 0;
+        for (i, &w) in widths.iter().enumerate() {
+            let pass = Pass {
+                evaluator: &self.evaluator,
+                rules: self.config.rules,
+                width: w,
+                pieces: &self.pieces,
+                depth: search_depth,
+                use_cache: self.config.use_cache,
+                // The first pass always finishes.
+                deadline: if i == 0 { None } else { deadline },
+                pieces_placed: state.pieces_placed,
+            };
+            match run_pass(&pass, &root, &mut self.tables, &mut self.buffers, &mut counters) {
+                Some(line) => {
+                    best = Some(line);
+                    passes += 1;
+                    width = w;
+                }
+                None => break,
+            }
+            if let Some(d) = deadline
+                && Instant::now() >= d
+            {
+                break;
+            }
+        }
+        let line = best?;
+        self.tables.predict(line.board_after_first);
+        let placement = line.placements[0];
+        Some(Plan {
+            placement,
+            uses_hold: placement.piece != state.current,
+            line: line.placements,
+            score: line.score,
+            stats: SearchStats {
+                nodes: counters.nodes,
+                evaluations: counters.evaluations,
+                depth: counters.depth,
+                transition,
+                rotations: self.tables.rotations(),
+                clears: self.tables.clears(),
+                passes,
+                width,
+                search_depth,
+                elapsed: start.elapsed(),
+            },
+        })
+    }
+
+    /// The exact heap bytes the engine owns: every table, the search buffers and the piece
+    /// list.
+    pub fn memory_bytes(&self) -> usize {
+        self.tables.bytes()
+            + self.buffers.bytes()
+            + self.pieces.capacity() * size_of::<Piece>()
+    }
+
+    /// The per-depth tables (for statistics and inspection).
+    pub fn tables(&self) -> &DepthTables<PositionEval, Board> {
+        &self.tables
+    }
+}

@@ -1,0 +1,389 @@
+//! Evaluation in two stages: the cached position evaluation and the cheap context score.
+
+use crate::state::Outcome;
+use board::{Board, HEIGHT, Piece, Spin, WIDTH};
+use bytemuck::Zeroable;
+use serde::{Deserialize, Serialize};
+
+/// The cached result of a position evaluation: a value and auxiliary scores. 8 bytes, so a
+/// table bucket of two is 32 bytes of keys and values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Zeroable)]
+#[repr(C)]
+pub struct PositionEval {
+    /// The position's value (higher is better).
+    pub value: i32,
+    /// Lines the best T-slot on the board would clear with a T-spin (0 = no slot).
+    pub t_slot_lines: u8,
+    /// Number of T-slots found.
+    pub t_slots: u8,
+    /// Holes (empty cells with a filled cell above them).
+    pub holes: u8,
+    /// Height of the tallest column.
+    pub max_height: u8,
+}
+
+/// What a position evaluation may read besides the key (board, roof, hold).
+#[derive(Clone, Copy, Debug)]
+pub struct PositionContext<'a> {
+    /// Search depth of the position (0 = after placing the current piece).
+    pub depth: usize,
+    /// Pieces still to come after this position, next first.
+    pub pending: &'a [Piece],
+    /// Pieces placed in the game before this position.
+    pub pieces_before: u64,
+}
+
+/// What the context score sees about the placement that led to a position.
+#[derive(Clone, Copy, Debug)]
+pub struct StepContext<'a> {
+    /// The placed piece.
+    pub piece: Piece,
+    /// Lines, spin, attack, perfect clear, back-to-back and combo after the placement.
+    pub outcome: &'a Outcome,
+    /// Whether a back-to-back chain was active before the placement.
+    pub b2b_before: bool,
+    /// Search depth of the placement.
+    pub depth: usize,
+    /// Pieces still to come after this placement, next first.
+    pub pending: &'a [Piece],
+    /// The held piece after the placement.
+    pub hold: Option<Piece>,
+}
+
+/// The context score of one placement: `reward` accumulates along the search path; `leaf`
+/// counts only for the position the path ends in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepScore {
+    /// Added to the path's running total.
+    pub reward: i32,
+    /// Added to this position's value only.
+    pub leaf: i32,
+}
+
+/// An evaluator in two stages.
+///
+/// The position evaluation is expensive and cached under the key (board, roof, hold). A cached
+/// value is reused wherever its key recurs, at the same depth within a search and one depth
+/// shallower in the next search after a matched rotation. The context score is cheap and never
+/// cached.
+pub trait Evaluator {
+    /// Evaluates a position.
+    fn position(&self, board: &Board, hold: Option<Piece>, ctx: &PositionContext<'_>)
+    -> PositionEval;
+    /// Scores the placement that led to a position, given its cached evaluation.
+    fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore;
+}
+
+/// The default evaluator's weights: plain data, loadable from JSON (missing fields keep their
+/// defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Weights {
+    /// Per hole (empty cell under a filled one).
+    pub holes: i32,
+    /// Per hole, squared count.
+    pub holes_sq: i32,
+    /// Per filled cell above a hole (up to 6 per column).
+    pub covered_cells: i32,
+    /// Per filled/empty change along rows (walls count as filled).
+    pub row_transitions: i32,
+    /// Per unit of height difference between neighbouring columns (well excluded).
+    pub bumpiness: i32,
+    /// Per squared height difference.
+    pub bumpiness_sq: i32,
+    /// Per unit of the tallest column's height.
+    pub height: i32,
+    /// Per cell of height above row 10.
+    pub danger_10: i32,
+    /// Per cell of height above row 15.
+    pub danger_15: i32,
+    /// Per row of well depth (capped at 4 rows for the full reward).
+    pub well_depth: i32,
+    /// By the well's column (0..10).
+    pub well_column: [i32; 10],
+    /// By the lines the best T-slot would clear (0..=3).
+    pub t_slot: [i32; 4],
+    /// A T-slot is worth this much more when a T is held or among the pending pieces.
+    pub t_slot_with_t: i32,
+    /// Standing bonus for an active back-to-back chain.
+    pub b2b_standing: i32,
+    /// Holding a T or an I.
+    pub hold_t_or_i: i32,
+    /// Reward by plain lines cleared (0..=4).
+    pub clear: [i32; 5],
+    /// Reward by lines cleared with a T-spin mini (0..=2).
+    pub mini_tspin: [i32; 3],
+    /// Reward by lines cleared with a full T-spin (0..=3).
+    pub tspin: [i32; 4],
+    /// Reward for a perfect clear.
+    pub perfect_clear: i32,
+    /// Reward for a back-to-back bonus clear.
+    pub b2b_clear: i32,
+    /// Reward per line of combo attack.
+    pub combo_attack: i32,
+    /// Reward per line of attack sent.
+    pub attack: i32,
+    /// Placing a T without a T-spin clear.
+    pub wasted_t: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            holes: -170,
+            holes_sq: -4,
+            covered_cells: -17,
+            row_transitions: -6,
+            bumpiness: -24,
+            bumpiness_sq: -7,
+            height: -35,
+            danger_10: -150,
+            danger_15: -500,
+            well_depth: 55,
+            well_column: [20, 23, 20, 50, 59, 21, 59, 10, -10, 24],
+            t_slot: [0, 140, 200, 400],
+            t_slot_with_t: 100,
+            b2b_standing: 50,
+            hold_t_or_i: 20,
+            clear: [0, -140, -100, -60, 400],
+            mini_tspin: [0, -150, -90],
+            tspin: [0, 120, 420, 620],
+            perfect_clear: 1000,
+            b2b_clear: 100,
+            combo_attack: 150,
+            attack: 0,
+            wasted_t: -150,
+        }
+    }
+}
+
+/// The default evaluator: the features strong engines use, weighted by [`Weights`].
+///
+/// Key purity: [`Evaluator::position`] reads only the board and the hold, never the context,
+/// so a cached value is right wherever its key recurs.
+#[derive(Clone, Debug, Default)]
+pub struct DefaultEvaluator {
+    /// The weights.
+    pub weights: Weights,
+}
+
+impl DefaultEvaluator {
+    /// An evaluator with the given weights.
+    pub fn new(weights: Weights) -> Self {
+        DefaultEvaluator { weights }
+    }
+}
+
+impl Evaluator for DefaultEvaluator {
+    fn position(
+        &self,
+        board: &Board,
+        hold: Option<Piece>,
+        _ctx: &PositionContext<'_>,
+    ) -> PositionEval {
+        let w = &self.weights;
+        let cols = board.columns();
+        let mut heights = [0i32; WIDTH];
+        for x in 0..WIDTH {
+            heights[x] = board.column_height(x) as i32;
+        }
+        let max_height = *heights.iter().max().unwrap_or(&0);
+        let mut v = 0i32;
+
+        // Holes and the cells covering them.
+        let mut holes = 0i32;
+        let mut covered = 0i32;
+        for (x, &col) in cols.iter().enumerate() {
+            let below_top = (1u64 << heights[x]) - 1;
+            let empty = !col & below_top;
+            let n = empty.count_ones() as i32;
+            holes += n;
+            if n > 0 {
+                let lowest_hole = empty.trailing_zeros();
+                let above = (col >> lowest_hole).count_ones() as i32;
+                covered += above.min(6);
+            }
+        }
+        v += w.holes * holes + w.holes_sq * holes * holes + w.covered_cells * covered;
+
+        // Row transitions, walls filled, up to the roof.
+        let roof = board.roof() as usize;
+        let mut transitions = 0i32;
+        let rows_mask = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
+        let mut prev = rows_mask; // left wall
+        for &col in cols.iter() {
+            transitions += ((prev ^ col) & rows_mask).count_ones() as i32;
+            prev = col;
+        }
+        transitions += ((prev ^ rows_mask) & rows_mask).count_ones() as i32; // right wall
+        v += w.row_transitions * transitions;
+
+        // The well: the lowest column (leftmost on ties).
+        let (well_x, well_h) = heights
+            .iter()
+            .enumerate()
+            .min_by_key(|&(x, &h)| (h, x))
+            .map(|(x, &h)| (x, h))
+            .unwrap();
+        let mut bump = 0i32;
+        let mut bump_sq = 0i32;
+        let mut prev: Option<i32> = None;
+        for (x, &h) in heights.iter().enumerate() {
+            if x == well_x {
+                continue;
+            }
+            if let Some(p) = prev {
+                let d = (h - p).abs();
+                bump += d;
+                bump_sq += d * d;
+            }
+            prev = Some(h);
+        }
+        v += w.bumpiness * bump + w.bumpiness_sq * bump_sq;
+
+        let neighbours = [well_x.checked_sub(1), (well_x + 1 < WIDTH).then_some(well_x + 1)];
+        let wall_depth = neighbours
+            .iter()
+            .flatten()
+            .map(|&n| heights[n])
+            .min()
+            .unwrap_or(well_h);
+        let well_depth = (wall_depth - well_h).clamp(0, 4);
+        v += w.well_depth * well_depth + w.well_column[well_x] * (well_depth > 0) as i32;
+
+        // Height and danger zones.
+        v += w.height * max_height
+            + w.danger_10 * (max_height - 10).max(0)
+            + w.danger_15 * (max_height - 15).max(0);
+
+        // T-slots.
+        let (t_slots, t_slot_lines) = t_slots(board, &heights);
+        v += w.t_slot[t_slot_lines as usize];
+
+        if matches!(hold, Some(Piece::T) | Some(Piece::I)) {
+            v += w.hold_t_or_i;
+        }
+
+        PositionEval {
+            value: v,
+            t_slot_lines,
+            t_slots,
+            holes: holes.min(255) as u8,
+            max_height: max_height as u8,
+        }
+    }
+
+    fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore {
+        let w = &self.weights;
+        let o = step.outcome;
+        let mut reward = 0;
+        let l = o.lines as usize;
+        reward += match o.spin {
+            Spin::None => w.clear[l.min(4)],
+            Spin::Mini => w.mini_tspin[l.min(2)],
+            Spin::Full => w.tspin[l.min(3)],
+        };
+        if o.perfect_clear {
+            reward += w.perfect_clear;
+        }
+        if o.b2b_bonus {
+            reward += w.b2b_clear;
+        }
+        if o.lines > 0 {
+            let combo_index = (o.carried.combo as usize - 1).min(crate::state::COMBO_ATTACK.len() - 1);
+            reward += w.combo_attack * crate::state::COMBO_ATTACK[combo_index] as i32;
+        }
+        reward += w.attack * o.attack as i32;
+        if step.piece == Piece::T && !(o.spin != Spin::None && o.lines > 0) {
+            reward += w.wasted_t;
+        }
+
+        let mut leaf = 0;
+        if o.carried.b2b {
+            leaf += w.b2b_standing;
+        }
+        if eval.t_slot_lines > 0
+            && (step.hold == Some(Piece::T) || step.pending.contains(&Piece::T))
+        {
+            leaf += w.t_slot_with_t;
+        }
+        StepScore { reward, leaf }
+    }
+}
+
+/// Finds T-spin double/single slots: a one-wide hole at the top of column x with both sides
+/// filled at its bottom row, the row above open three wide, and an overhang on one side (so
+/// the 3-corner rule gives a full spin). Returns (slots, lines of the best slot).
+fn t_slots(board: &Board, heights: &[i32; WIDTH]) -> (u8, u8) {
+    let full = |y: i32, except: &[i32]| -> bool {
+        (0..WIDTH as i32).all(|x| except.contains(&x) || board.occupied(x, y))
+    };
+    let mut count = 0u8;
+    let mut best = 0u8;
+    for x in 1..WIDTH as i32 - 1 {
+        let y = heights[x as usize];
+        if y + 2 >= HEIGHT as i32 {
+            continue;
+        }
+        let filled = |dx: i32, dy: i32| board.occupied(x + dx, y + dy);
+        if !(filled(-1, 0) && filled(1, 0)) {
+            continue;
+        }
+        if filled(-1, 1) || filled(0, 1) || filled(1, 1) {
+            continue;
+        }
+        if !(filled(-1, 2) || filled(1, 2)) {
+            continue;
+        }
+        count += 1;
+        let lines = full(y, &[x]) as u8 + full(y + 1, &[x - 1, x, x + 1]) as u8;
+        best = best.max(lines);
+    }
+    (count, best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(text: &str) -> PositionEval {
+        let b: Board = text.parse().unwrap();
+        DefaultEvaluator::default().position(
+            &b,
+            None,
+            &PositionContext {
+                depth: 0,
+                pending: &[],
+                pieces_before: 0,
+            },
+        )
+    }
+
+    #[test]
+    fn finds_a_tsd_slot() {
+        let e = eval(
+            "
+            ###.......
+            ##...#####
+            ###.######
+        ",
+        );
+        assert_eq!((e.t_slots, e.t_slot_lines), (1, 2));
+    }
+
+    #[test]
+    fn holes_are_worse_than_none() {
+        let clean = eval("#.........\n#.........");
+        let holey = eval("#.........\n..........");
+        assert_eq!((clean.holes, holey.holes), (0, 1));
+        assert!(holey.value < clean.value);
+    }
+
+    #[test]
+    fn weights_load_from_json_with_defaults_for_missing_fields() {
+        let w: Weights = serde_json::from_str(r#"{"holes": -1}"#).unwrap();
+        assert_eq!(w.holes, -1);
+        assert_eq!(w.height, Weights::default().height);
+        assert!(serde_json::from_str::<Weights>(r#"{"nope": 1}"#).is_err());
+    }
+}

@@ -1,0 +1,66 @@
+//! `Engine::memory_bytes` is exact: a counting global allocator sees the same live bytes.
+
+use search::selfplay::Game;
+use search::{Config, Engine};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts live bytes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+// One test in this binary, so no other test allocates while it measures.
+#[test]
+fn memory_bytes_matches_the_allocator() {
+    let config = Config {
+        beam_width: 32,
+        previews: 3,
+        ..Config::default()
+    };
+    // The game's own buffers exist before the baseline and never grow (previews are fixed).
+    let mut game = Game::new(1, config.previews);
+    let baseline = LIVE.load(Ordering::SeqCst);
+    let mut engine = Engine::with_config(config);
+    assert_eq!(
+        (LIVE.load(Ordering::SeqCst) - baseline) as usize,
+        engine.memory_bytes(),
+        "fresh engine"
+    );
+    for _ in 0..15 {
+        let step = game.step(&mut engine).expect("15 pieces do not top out");
+        drop(step);
+        assert_eq!(
+            (LIVE.load(Ordering::SeqCst) - baseline) as usize,
+            engine.memory_bytes(),
+            "after a search"
+        );
+    }
+    assert!(engine.memory_bytes() > 4 * tt_core::BUCKETS * 32);
+}
