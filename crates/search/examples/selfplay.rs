@@ -5,17 +5,28 @@
 use search::{Config, Engine, selfplay::Game};
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let seed = args.first().copied().unwrap_or(1);
     let pieces = args.get(1).copied().unwrap_or(200);
-    let width = args.get(2).copied().unwrap_or(search::DEFAULT_BEAM_WIDTH as u64) as usize;
-    let mut engine = Engine::with_config(Config { beam_width: width, ..Config::default() });
+    let width = args
+        .get(2)
+        .copied()
+        .unwrap_or(search::DEFAULT_BEAM_WIDTH as u64) as usize;
+    let mut engine = Engine::with_config(Config {
+        beam_width: width,
+        ..Config::default()
+    });
     let mut game = Game::new(seed, 5);
     let mut times = Vec::new();
     let (mut nodes, mut lookups, mut hits, mut secs) = (0u64, 0u64, 0u64, 0f64);
-    let mut per_depth = vec![(0u64, 0u64); 8];
+    let mut per_depth = [(0u64, 0u64); 8];
     for _ in 0..pieces {
-        let Some(step) = game.step(&mut engine) else { break };
+        let Some(step) = game.step(&mut engine) else {
+            break;
+        };
         let s = &step.plan.stats;
         times.push(s.elapsed.as_secs_f64() * 1000.0);
         nodes += s.nodes;

@@ -290,7 +290,10 @@ fn push_merged(children: &mut Vec<Node>, merge: &mut HashTable<u32>, child: Node
         Some(&i) => {
             let old = &mut children[i as usize];
             if child.total > old.total {
-                *old = Node { seq: old.seq, ..child };
+                *old = Node {
+                    seq: old.seq,
+                    ..child
+                };
             }
         }
         None => {

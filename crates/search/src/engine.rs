@@ -162,8 +162,7 @@ impl<E: Evaluator> Engine<E> {
         self.pieces.clear();
         self.pieces.push(state.current);
         // One piece beyond the depth, so holding into an empty hold works at the last depth.
-        self.pieces
-            .extend(state.queue.iter().take(depth).copied());
+        self.pieces.extend(state.queue.iter().take(depth).copied());
         let search_depth = depth.min(self.pieces.len());
         let root = Node {
             board: state.board,
@@ -216,7 +215,13 @@ impl<E: Evaluator> Engine<E> {
                 deadline: if i == 0 { None } else { deadline },
                 pieces_placed: state.pieces_placed,
             };
-            match run_pass(&pass, &root, &mut self.tables, &mut self.buffers, &mut counters) {
+            match run_pass(
+                &pass,
+                &root,
+                &mut self.tables,
+                &mut self.buffers,
+                &mut counters,
+            ) {
                 Some(line) => {
                     best = Some(line);
                     passes += 1;
@@ -256,9 +261,7 @@ impl<E: Evaluator> Engine<E> {
     /// The exact heap bytes the engine owns: every table, the search buffers and the piece
     /// list.
     pub fn memory_bytes(&self) -> usize {
-        self.tables.bytes()
-            + self.buffers.bytes()
-            + self.pieces.capacity() * size_of::<Piece>()
+        self.tables.bytes() + self.buffers.bytes() + self.pieces.capacity() * size_of::<Piece>()
     }
 
     /// The per-depth tables (for statistics and inspection).

@@ -68,8 +68,12 @@ pub struct StepScore {
 /// cached.
 pub trait Evaluator {
     /// Evaluates a position.
-    fn position(&self, board: &Board, hold: Option<Piece>, ctx: &PositionContext<'_>)
-    -> PositionEval;
+    fn position(
+        &self,
+        board: &Board,
+        hold: Option<Piece>,
+        ctx: &PositionContext<'_>,
+    ) -> PositionEval;
     /// Scores the placement that led to a position, given its cached evaluation.
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore;
 }
@@ -183,10 +187,7 @@ impl Evaluator for DefaultEvaluator {
     ) -> PositionEval {
         let w = &self.weights;
         let cols = board.columns();
-        let mut heights = [0i32; WIDTH];
-        for x in 0..WIDTH {
-            heights[x] = board.column_height(x) as i32;
-        }
+        let heights: [i32; WIDTH] = std::array::from_fn(|x| board.column_height(x) as i32);
         let max_height = *heights.iter().max().unwrap_or(&0);
         let mut v = 0i32;
 
@@ -241,7 +242,10 @@ impl Evaluator for DefaultEvaluator {
         }
         v += w.bumpiness * bump + w.bumpiness_sq * bump_sq;
 
-        let neighbours = [well_x.checked_sub(1), (well_x + 1 < WIDTH).then_some(well_x + 1)];
+        let neighbours = [
+            well_x.checked_sub(1),
+            (well_x + 1 < WIDTH).then_some(well_x + 1),
+        ];
         let wall_depth = neighbours
             .iter()
             .flatten()
@@ -290,7 +294,8 @@ impl Evaluator for DefaultEvaluator {
             reward += w.b2b_clear;
         }
         if o.lines > 0 {
-            let combo_index = (o.carried.combo as usize - 1).min(crate::state::COMBO_ATTACK.len() - 1);
+            let combo_index =
+                (o.carried.combo as usize - 1).min(crate::state::COMBO_ATTACK.len() - 1);
             reward += w.combo_attack * crate::state::COMBO_ATTACK[combo_index] as i32;
         }
         reward += w.attack * o.attack as i32;

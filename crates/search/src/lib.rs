@@ -32,5 +32,7 @@ pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, Sea
 pub use eval::{
     DefaultEvaluator, Evaluator, PositionContext, PositionEval, StepContext, StepScore, Weights,
 };
-pub use state::{COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, lock, score_clear};
+pub use state::{
+    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, lock, score_clear,
+};
 pub use tt_depth::Transition;

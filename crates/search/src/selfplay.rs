@@ -120,7 +120,9 @@ impl Game {
         self.totals.pieces += 1;
         self.totals.lines += outcome.lines as u64;
         self.totals.attack += outcome.attack as u64;
-        if plan.placement.locks_out() || board::PiecePos::spawn(&self.state.board, self.state.current).is_none() {
+        if plan.placement.locks_out()
+            || board::PiecePos::spawn(&self.state.board, self.state.current).is_none()
+        {
             self.totals.topped_out = true;
         }
         Some(Step { plan, outcome })

@@ -194,13 +194,70 @@ mod tests {
         let tetris = score_clear(4, Spin::None, &b, Carried::default());
         assert!(tetris.carried.b2b);
         assert!(!tetris.b2b_bonus);
-        let again = score_clear(4, Spin::None, &b, Carried { b2b: true, combo: 0 });
+        let again = score_clear(
+            4,
+            Spin::None,
+            &b,
+            Carried {
+                b2b: true,
+                combo: 0,
+            },
+        );
         assert_eq!(again.attack, 5);
         // A mini keeps the chain; a plain double breaks it; no clear leaves it.
-        assert!(score_clear(1, Spin::Mini, &b, Carried { b2b: true, combo: 0 }).carried.b2b);
-        assert!(!score_clear(2, Spin::None, &b, Carried { b2b: true, combo: 0 }).carried.b2b);
-        assert!(score_clear(0, Spin::None, &b, Carried { b2b: true, combo: 3 }).carried.b2b);
-        assert_eq!(score_clear(0, Spin::None, &b, Carried { b2b: true, combo: 3 }).carried.combo, 0);
+        assert!(
+            score_clear(
+                1,
+                Spin::Mini,
+                &b,
+                Carried {
+                    b2b: true,
+                    combo: 0
+                }
+            )
+            .carried
+            .b2b
+        );
+        assert!(
+            !score_clear(
+                2,
+                Spin::None,
+                &b,
+                Carried {
+                    b2b: true,
+                    combo: 0
+                }
+            )
+            .carried
+            .b2b
+        );
+        assert!(
+            score_clear(
+                0,
+                Spin::None,
+                &b,
+                Carried {
+                    b2b: true,
+                    combo: 3
+                }
+            )
+            .carried
+            .b2b
+        );
+        assert_eq!(
+            score_clear(
+                0,
+                Spin::None,
+                &b,
+                Carried {
+                    b2b: true,
+                    combo: 3
+                }
+            )
+            .carried
+            .combo,
+            0
+        );
     }
 
     #[test]
@@ -227,7 +284,10 @@ mod tests {
         // Holding with an empty hold brings out I and keeps T.
         let i = generate(&g.board, Piece::I, Rules::Srs)[0];
         g.play(&i).unwrap();
-        assert_eq!((g.current, g.hold, g.queue.clone()), (Piece::O, Some(Piece::T), vec![]));
+        assert_eq!(
+            (g.current, g.hold, g.queue.clone()),
+            (Piece::O, Some(Piece::T), vec![])
+        );
         // O is neither current-held nor the hold: a Z placement is refused.
         let z = generate(&g.board, Piece::Z, Rules::Srs)[0];
         assert_eq!(g.play(&z), None);

@@ -19,7 +19,12 @@ fn config(use_cache: bool) -> Config {
     }
 }
 
-fn play<E: Evaluator>(engine: &mut Engine<E>, seed: u64, pieces: usize, garbage_every: usize) -> Vec<Placement> {
+fn play<E: Evaluator>(
+    engine: &mut Engine<E>,
+    seed: u64,
+    pieces: usize,
+    garbage_every: usize,
+) -> Vec<Placement> {
     let mut game = Game::new(seed, engine.config().previews);
     let mut moves = Vec::new();
     for i in 0..pieces {
@@ -59,12 +64,22 @@ fn the_same_seed_replays_the_same_game() {
 
 /// The default evaluation plus a term that depends on the absolute piece index of the
 /// position. It is only key-pure while the table at depth d holds positions that are d+1
-/// pieces ahead: a rotation in the wrong direction, a missed clear or a stale table would feed
-/// the search values computed for another index, and the moves would change.
+/// pieces ahead: a stale table whose keys recur would feed the search values computed for
+/// another index, and the moves would change.
+///
+/// What it cannot see: a board's cell count fixes its piece index modulo 5 (4 cells per piece,
+/// 10 per line), so a table off by one to four depths almost never returns a false hit; a
+/// rotation in the wrong direction only loses hits. The hit-rate assertion in
+/// `garbage_between_moves_clears_the_tables_and_changes_nothing_else` catches that.
 struct DepthSensitive(DefaultEvaluator);
 
 impl Evaluator for DepthSensitive {
-    fn position(&self, board: &Board, hold: Option<Piece>, ctx: &PositionContext<'_>) -> PositionEval {
+    fn position(
+        &self,
+        board: &Board,
+        hold: Option<Piece>,
+        ctx: &PositionContext<'_>,
+    ) -> PositionEval {
         let mut e = self.0.position(board, hold, ctx);
         let mix = (board.hash64() ^ ctx.pieces_before.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -84,7 +99,11 @@ fn a_depth_sensitive_evaluator_gives_identical_moves_with_rotation_on() {
     let b = play(&mut off, 5, 50, 0);
     assert_eq!(a, b);
     // And the cache was really carried over: the tables rotated on most moves.
-    assert!(on.tables().rotations() >= 40, "rotations: {}", on.tables().rotations());
+    assert!(
+        on.tables().rotations() >= 40,
+        "rotations: {}",
+        on.tables().rotations()
+    );
 }
 
 #[test]
@@ -101,14 +120,24 @@ fn garbage_between_moves_clears_the_tables_and_changes_nothing_else() {
     game.step(&mut engine).unwrap();
     let matched = game.step(&mut engine).unwrap();
     assert_eq!(matched.plan.stats.transition, Transition::Rotated);
-    assert!(matched.plan.stats.hits() > 0);
     game.state_mut().board.push_garbage(0, 2);
     let after = game.step(&mut engine).unwrap();
     assert_eq!(after.plan.stats.transition, Transition::Cleared);
-    assert_eq!(after.plan.stats.clears, 2, "one fresh start and one mismatch");
-    // Nothing carried over: the depth-0 table starts empty, so depth 0 only hits on
-    // positions that repeat within this search.
-    assert!(after.plan.stats.depth[0].hits < matched.plan.stats.depth[0].hits);
+    assert_eq!(
+        after.plan.stats.clears, 2,
+        "one fresh start and one mismatch"
+    );
+    // Hit counts mean something only when the table is big enough to hold a search's
+    // positions (TETRIS_TT_BITS=1 has two slots).
+    if tt_core::BITS >= 12 {
+        // After a matched move nearly every depth-0 candidate was a depth-1 position of the
+        // last search: a rotation in the wrong direction would make these miss.
+        let d0 = &matched.plan.stats.depth[0];
+        assert!(d0.hits * 10 >= d0.lookups * 9, "depth 0: {d0:?}");
+        // After the garbage nothing is carried over: depth 0 only hits on positions that
+        // repeat within this search.
+        assert!(after.plan.stats.depth[0].hits * 2 < after.plan.stats.depth[0].lookups);
+    }
 }
 
 #[test]
