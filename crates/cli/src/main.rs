@@ -1,7 +1,272 @@
-//! The `tetris-tt` binary: self-play, the TBP bot, move-generation inspection and the bench
-//! command will live here (issue 6).
+//! `tetris-tt`: watch the engine play, run it as a TBP bot, inspect move generation, and
+//! benchmark it.
 
-fn main() {
-    eprintln!("tetris-tt: no subcommands yet");
-    std::process::exit(2);
+mod colorboard;
+mod movegen_cmd;
+mod play;
+mod summary;
+mod tbp;
+
+use board::{Piece, Rules};
+use clap::builder::TypedValueParser as _;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use search::Config;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn version() -> String {
+    format!(
+        "{} (TETRIS_TT_BITS={}, statistics {})",
+        env!("CARGO_PKG_VERSION"),
+        tt_core::BITS,
+        if summary::STATS {
+            "compiled in"
+        } else {
+            "not compiled in"
+        }
+    )
+}
+
+#[derive(Parser)]
+#[command(
+    name = "tetris-tt",
+    version = version(),
+    about = "A Tetris engine whose beam search keeps a transposition table per depth across moves.",
+    after_help = "Examples:\n  \
+        tetris-tt play                          watch a 1000-piece game\n  \
+        tetris-tt play --no-render --json       play and print a JSON summary\n  \
+        tetris-tt tbp --think-ms 100            run as a TBP bot\n  \
+        tetris-tt movegen --piece T --board b.txt --json\n  \
+        tetris-tt bench                         the fixed benchmark workload"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play a seeded 7-bag game and watch it.
+    #[command(after_help = "Example:\n  tetris-tt play --seed 3 --pieces 500\n  \
+        tetris-tt play --no-render --json --moves moves.txt")]
+    Play(PlayArgs),
+    /// Run as a Tetris Bot Protocol bot on standard input and output.
+    #[command(after_help = "Example:\n  tetris-tt tbp --think-ms 100\n\n\
+        Point a TBP front end (for example Quadspace) at this command.")]
+    Tbp(TbpArgs),
+    /// Print every placement of a piece on a board.
+    #[command(
+        after_help = "Example:\n  printf '#.........\\n##.....###\\n' | tetris-tt movegen --piece T --board - --json"
+    )]
+    Movegen(MovegenArgs),
+    /// Run the fixed, seeded benchmark workload and print one JSON line.
+    #[command(after_help = "Example:\n  tetris-tt bench\n  tetris-tt bench --pieces 50")]
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RulesArg {
+    /// Guideline SRS.
+    Srs,
+    /// The TETR.IO variant: symmetric I kicks and 180-degree turns.
+    SrsPlus,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(r: RulesArg) -> Rules {
+        match r {
+            RulesArg::Srs => Rules::Srs,
+            RulesArg::SrsPlus => Rules::SrsPlus,
+        }
+    }
+}
+
+#[derive(Args, Clone)]
+struct EngineArgs {
+    /// Beam width (states kept per depth).
+    #[arg(long, default_value_t = search::DEFAULT_BEAM_WIDTH, value_parser = clap::value_parser!(u32).range(1..=1_000_000).map(|v| v as usize))]
+    beam: usize,
+    /// Preview pieces the search uses after the current one.
+    #[arg(long, default_value_t = search::DEFAULT_PREVIEWS, value_parser = clap::value_parser!(u32).range(0..=30).map(|v| v as usize))]
+    previews: usize,
+    /// Rotation system.
+    #[arg(long, value_enum, default_value = "srs")]
+    rules: RulesArg,
+    /// Turn the evaluation cache off (the moves stay the same; only the work changes).
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl EngineArgs {
+    fn config(&self) -> Config {
+        Config {
+            beam_width: self.beam,
+            previews: self.previews,
+            rules: self.rules.into(),
+            use_cache: !self.no_cache,
+            ..Config::default()
+        }
+    }
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// Seed of the 7-bag randomizer.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Pieces to play.
+    #[arg(long, default_value_t = 1000)]
+    pieces: u64,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Do not draw the board; show a progress bar on standard error instead.
+    #[arg(long)]
+    no_render: bool,
+    /// Print the final summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write each placement to FILE: PIECE ORIENTATION X Y SPIN.
+    #[arg(long, value_name = "FILE")]
+    moves: Option<String>,
+}
+
+#[derive(Args)]
+struct TbpArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Time budget per suggestion in milliseconds; the beam widens until it runs out. Without
+    /// it the default fixed width is used, never taking more than 400 ms.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    think_ms: Option<u64>,
+}
+
+#[derive(Args)]
+struct MovegenArgs {
+    /// The piece: I, O, T, L, J, S or Z.
+    #[arg(long, value_parser = parse_piece_arg)]
+    piece: Piece,
+    /// A text board file (rows top first, '#' filled, '.' empty), or - for standard input.
+    /// Without it the board is empty.
+    #[arg(long, value_name = "FILE")]
+    board: Option<String>,
+    /// Rotation system.
+    #[arg(long, value_enum, default_value = "srs")]
+    rules: RulesArg,
+    /// One JSON object per placement.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Seed of the workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Pieces of self-play.
+    #[arg(long, default_value_t = 200)]
+    pieces: u64,
+}
+
+fn parse_piece_arg(s: &str) -> Result<Piece, String> {
+    let mut chars = s.chars();
+    match (chars.next().map(|c| c.to_ascii_uppercase()), chars.next()) {
+        (Some(c), None) => {
+            Piece::from_char(c).ok_or(format!("unknown piece {s:?}: use one of I O T L J S Z"))
+        }
+        _ => Err(format!("unknown piece {s:?}: use one of I O T L J S Z")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version print to standard output and succeed.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        // A bad argument: one line, exit code 2.
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("tetris-tt: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tetris-tt: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Play(a) => {
+            let moves: Option<Box<dyn Write>> = match &a.moves {
+                Some(path) => Some(Box::new(std::io::BufWriter::new(
+                    std::fs::File::create(path)
+                        .map_err(|e| format!("cannot create moves file {path}: {e}"))?,
+                ))),
+                None => None,
+            };
+            let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
+            let summary = play::play(play::PlayOptions {
+                seed: a.seed,
+                pieces: a.pieces,
+                config: a.engine.config(),
+                render,
+                progress: !render,
+                moves,
+            })?;
+            if a.json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&summary).map_err(|e| e.to_string())?
+                );
+            } else {
+                play::print_summary(&summary);
+            }
+            Ok(())
+        }
+        Command::Bench(a) => {
+            let summary = play::play(play::PlayOptions {
+                seed: a.seed,
+                pieces: a.pieces,
+                config: Config::default(),
+                render: false,
+                progress: false,
+                moves: None,
+            })?;
+            println!(
+                "{}",
+                serde_json::to_string(&summary).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+        Command::Movegen(a) => {
+            let board = movegen_cmd::read_board(a.board.as_deref())?;
+            print!(
+                "{}",
+                movegen_cmd::render(&board, a.piece, a.rules.into(), a.json)
+            );
+            Ok(())
+        }
+        Command::Tbp(a) => {
+            let stdin = std::io::stdin();
+            let stdout = std::io::stdout();
+            tbp::run(
+                stdin.lock(),
+                stdout.lock(),
+                tbp::Options {
+                    config: a.engine.config(),
+                    think: a.think_ms.map(Duration::from_millis),
+                },
+            )
+            .map_err(|e| format!("tbp: {e}"))
+        }
+    }
 }

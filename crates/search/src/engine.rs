@@ -7,6 +7,13 @@ use board::{Board, Piece, Placement, Rules};
 use std::time::{Duration, Instant};
 use tt_depth::{DepthTables, Transition};
 
+#[derive(Clone, Copy)]
+enum Budget {
+    Fixed,
+    Widening(Instant),
+    Safety(Instant),
+}
+
 /// Engine settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -24,7 +31,7 @@ pub struct Config {
 }
 
 /// The default beam width.
-pub const DEFAULT_BEAM_WIDTH: usize = 256;
+pub const DEFAULT_BEAM_WIDTH: usize = 128;
 /// The default number of previews.
 pub const DEFAULT_PREVIEWS: usize = 5;
 
@@ -145,17 +152,24 @@ impl<E: Evaluator> Engine<E> {
     /// Searches at the configured fixed width. Deterministic. `None` when no piece can be
     /// placed (the game is over).
     pub fn suggest(&mut self, state: &GameState) -> Option<Plan> {
-        self.search(state, None)
+        self.search(state, Budget::Fixed)
     }
 
     /// Searches until `deadline`, widening the beam pass by pass (each pass reuses what the
     /// last one cached) and returning the best line of the last pass that finished. The first
     /// pass (width 8) always finishes.
     pub fn suggest_until(&mut self, state: &GameState, deadline: Instant) -> Option<Plan> {
-        self.search(state, Some(deadline))
+        self.search(state, Budget::Widening(deadline))
     }
 
-    fn search(&mut self, state: &GameState, deadline: Option<Instant>) -> Option<Plan> {
+    /// Searches at the configured fixed width, but never past `deadline`: a width-8 pass runs
+    /// first, and if the full-width pass cannot finish in time its answer is returned instead.
+    /// When the full pass finishes, the move is the same as [`Self::suggest`]'s.
+    pub fn suggest_fixed_within(&mut self, state: &GameState, deadline: Instant) -> Option<Plan> {
+        self.search(state, Budget::Safety(deadline))
+    }
+
+    fn search(&mut self, state: &GameState, budget: Budget) -> Option<Plan> {
         let start = Instant::now();
         let transition = self.tables.begin(&state.board);
         let depth = 1 + self.config.previews;
@@ -187,9 +201,10 @@ impl<E: Evaluator> Engine<E> {
             evaluations: 0,
             depth: vec![DepthCounters::default(); search_depth],
         };
-        let widths: Vec<usize> = match deadline {
-            None => vec![self.config.beam_width.max(1)],
-            Some(_) => {
+        let (widths, deadline): (Vec<usize>, Option<Instant>) = match budget {
+            Budget::Fixed => (vec![self.config.beam_width.max(1)], None),
+            Budget::Safety(d) => (vec![8, self.config.beam_width.max(1)], Some(d)),
+            Budget::Widening(d) => {
                 let mut w = 8usize;
                 let mut v = Vec::new();
                 while w < self.config.max_width {
@@ -197,7 +212,7 @@ impl<E: Evaluator> Engine<E> {
                     w *= 2;
                 }
                 v.push(self.config.max_width.max(1));
-                v
+                (v, Some(d))
             }
         };
         let mut best = None;

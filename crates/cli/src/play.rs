@@ -1,0 +1,181 @@
+//! `tetris-tt play` and `tetris-tt bench`: seeded self-play.
+
+use crate::colorboard::{ColorBoard, draw_cell, mini};
+use crate::summary::{Recorder, Summary};
+use indicatif::{ProgressBar, ProgressStyle};
+use search::selfplay::{Game, Step};
+use search::{Config, Engine};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::time::Instant;
+
+/// What to play and how to show it.
+pub(crate) struct PlayOptions {
+    pub(crate) seed: u64,
+    pub(crate) pieces: u64,
+    pub(crate) config: Config,
+    pub(crate) render: bool,
+    pub(crate) progress: bool,
+    pub(crate) moves: Option<Box<dyn Write>>,
+}
+
+/// Plays one game and returns its summary.
+pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
+    let mut engine = Engine::with_config(opts.config.clone());
+    let mut game = Game::new(opts.seed, opts.config.previews);
+    let mut colors = ColorBoard::new();
+    let mut rec = Recorder::new();
+    let bar = if opts.progress {
+        let b = ProgressBar::new(opts.pieces);
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} pieces {msg} [{elapsed_precise}]")
+                .map_err(|e| e.to_string())?,
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let stdout = std::io::stdout();
+    for _ in 0..opts.pieces {
+        let Some(step) = game.step(&mut engine) else {
+            break;
+        };
+        rec.add(&step);
+        colors.place(&step.plan.placement);
+        if let Some(w) = opts.moves.as_mut() {
+            let p = step.plan.placement;
+            writeln!(w, "{} {} {} {} {}", p.piece, p.rotation, p.x, p.y, p.spin)
+                .map_err(|e| format!("cannot write the moves file: {e}"))?;
+        }
+        if opts.render {
+            let frame = frame(&game, &colors, &step, &rec, start.elapsed().as_secs_f64());
+            let mut out = stdout.lock();
+            // Home the cursor and clear below: a redraw without flicker.
+            let _ = write!(out, "\x1b[H\x1b[J{frame}");
+            let _ = out.flush();
+        }
+        bar.inc(1);
+        let t = game.totals();
+        bar.set_message(format!(
+            "app {:.2}  hit {:.0}%",
+            t.attack as f64 / t.pieces.max(1) as f64,
+            rec.hit_rate() * 100.0
+        ));
+    }
+    bar.finish_and_clear();
+    if let Some(w) = opts.moves.as_mut() {
+        w.flush()
+            .map_err(|e| format!("cannot write the moves file: {e}"))?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(rec.summary(&engine, opts.seed, game.totals(), seconds))
+}
+
+/// One screen: the board (20 rows, or up to the stack), hold and queue beside it, then the
+/// figures.
+pub(crate) fn frame(
+    game: &Game,
+    colors: &ColorBoard,
+    step: &Step,
+    rec: &Recorder,
+    secs: f64,
+) -> String {
+    let state = game.state();
+    let totals = game.totals();
+    let rows = (state.board.roof() as usize).max(20);
+    let mut side: Vec<String> = vec![String::from("HOLD")];
+    for r in [1, 0] {
+        side.push(state.hold.map(|p| mini(p, r, true)).unwrap_or_default());
+    }
+    side.push(String::new());
+    side.push(String::from("NEXT"));
+    for &p in state.queue.iter() {
+        for r in [1, 0] {
+            side.push(mini(p, r, true));
+        }
+        side.push(String::new());
+    }
+    let mut out = String::new();
+    for (i, y) in (0..rows).rev().enumerate() {
+        out.push('|');
+        for x in 0..board::WIDTH {
+            draw_cell(&mut out, colors.cell(x, y), true);
+        }
+        out.push('|');
+        if let Some(s) = side.get(i) {
+            let _ = write!(out, "  {s}");
+        }
+        out.push('\n');
+    }
+    out.push('+');
+    out.push_str(&"-".repeat(2 * board::WIDTH));
+    out.push_str("+\n");
+    let o = &step.outcome;
+    let _ = writeln!(
+        out,
+        "pieces {}  lines {}  attack {}  app {:.2}  b2b {}  combo {}",
+        totals.pieces,
+        totals.lines,
+        totals.attack,
+        totals.attack as f64 / totals.pieces.max(1) as f64,
+        if state.carried.b2b { "yes" } else { "no" },
+        state.carried.combo
+    );
+    let _ = writeln!(
+        out,
+        "last: {} {} {} {} spin {} -> {} lines, {} sent",
+        step.plan.placement.piece,
+        step.plan.placement.rotation,
+        step.plan.placement.x,
+        step.plan.placement.y,
+        o.spin,
+        o.lines,
+        o.attack
+    );
+    let _ = writeln!(
+        out,
+        "pps {:.1}  nodes/s {:.2}M  cache hit rate {:.1}%",
+        totals.pieces as f64 / secs.max(1e-9),
+        rec.nps() / 1e6,
+        rec.hit_rate() * 100.0
+    );
+    out
+}
+
+/// The human-readable summary printed after a game.
+pub(crate) fn print_summary(s: &Summary) {
+    println!(
+        "seed {}: {} pieces, {} lines, {} attack ({:.3} per piece){}",
+        s.seed,
+        s.pieces,
+        s.lines,
+        s.attack,
+        s.app,
+        if s.topped_out { ", topped out" } else { "" }
+    );
+    println!(
+        "{:.2} s, {:.1} pieces/s, median {:.2} ms per move, {} nodes, {:.2}M nodes/s",
+        s.seconds,
+        s.pps,
+        s.median_move_ms,
+        s.nodes,
+        s.nps / 1e6
+    );
+    println!(
+        "cache: {} tables x 2^{} entries ({} bytes), hit rate {:.1}%, {} evaluations{}",
+        s.tt.depths,
+        s.tt.bits,
+        s.tt.bytes,
+        s.tt.hit_rate * 100.0,
+        s.evaluations,
+        match s.tt.replacement_ratio {
+            Some(r) => format!(", replacements/stores {r:.3}"),
+            None => String::new(),
+        }
+    );
+    println!(
+        "memory {} bytes, moves digest {}",
+        s.memory_bytes, s.moves_digest
+    );
+}

@@ -1,0 +1,177 @@
+//! The other subcommands, run as a user would: output shape, reproducibility and errors.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const SMALL: &[&str] = &["--beam", "16", "--previews", "3", "--no-render", "--json"];
+
+#[test]
+fn play_json_has_every_summary_field_and_replays_by_seed() {
+    let args = [&["play", "--seed", "4", "--pieces", "25"], SMALL].concat();
+    let a = json_of(&run(&args, ""));
+    for f in [
+        "seed",
+        "pieces",
+        "lines",
+        "attack",
+        "app",
+        "topped_out",
+        "seconds",
+        "pps",
+        "nodes",
+        "nps",
+        "memory_bytes",
+    ] {
+        assert!(a.get(f).is_some(), "missing {f}");
+    }
+    for f in [
+        "bits",
+        "depths",
+        "entries_per_table",
+        "bytes",
+        "lookups",
+        "hits",
+        "stores",
+        "replacements",
+        "hit_rate",
+    ] {
+        assert!(a["tt"].get(f).is_some(), "missing tt.{f}");
+    }
+    assert_eq!(a["pieces"], 25);
+    assert_eq!(a["tt"]["bits"], tt_core::BITS);
+    let b = json_of(&run(&args, ""));
+    assert_eq!(a["moves_digest"], b["moves_digest"], "same seed, same game");
+    let no_cache = json_of(&run(&[&args[..], &["--no-cache"]].concat(), ""));
+    assert_eq!(
+        a["moves_digest"], no_cache["moves_digest"],
+        "the cache changes no move"
+    );
+    assert_eq!(no_cache["tt"]["lookups"], 0);
+}
+
+#[test]
+fn play_writes_one_line_per_move() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-moves-{}", std::process::id()));
+    let path = dir.to_string_lossy().to_string();
+    let args = [&["play", "--pieces", "12", "--moves", &path], SMALL].concat();
+    json_of(&run(&args, ""));
+    let text = std::fs::read_to_string(&dir).unwrap();
+    std::fs::remove_file(&dir).ok();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 12);
+    for l in lines {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 5, "{l}");
+        assert!("IOTLJSZ".contains(f[0]));
+        assert!(["north", "east", "south", "west"].contains(&f[1]));
+        assert!(["none", "mini", "full"].contains(&f[4]));
+    }
+}
+
+#[test]
+fn bench_prints_one_json_line() {
+    let out = run(&["bench", "--pieces", "5"], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["pieces"], 5);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn movegen_lists_every_placement() {
+    let board = "#.........\n#.........\n##......##\n###....###\n####...###\n####..####\n###...####\n####.#####\n";
+    let out = run(
+        &["movegen", "--piece", "T", "--board", "-", "--json"],
+        board,
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 38);
+    assert_eq!(rows.iter().filter(|r| r["spin"] == "full").count(), 2);
+    for r in &rows {
+        assert_eq!(r["cells"].as_array().unwrap().len(), 4);
+        assert!(!r["inputs"].as_array().unwrap().is_empty());
+    }
+    let text_mode = run(&["movegen", "--piece", "o"], "");
+    assert!(
+        String::from_utf8(text_mode.stdout)
+            .unwrap()
+            .contains("9 placements of O")
+    );
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    for (args, stdin, needle) in [
+        (vec!["movegen", "--piece", "X"], "", "unknown piece"),
+        (
+            vec!["movegen", "--piece", "T", "--board", "-"],
+            "..x.......\n",
+            "line 1",
+        ),
+        (
+            vec!["movegen", "--piece", "T", "--board", "-"],
+            ".........\n",
+            "expected 10 cells",
+        ),
+        (
+            vec!["movegen", "--piece", "T", "--board", "/no/such/file"],
+            "",
+            "cannot read board file",
+        ),
+        (vec!["play", "--beam", "0"], "", "--beam"),
+        (vec!["play", "--rules", "tgm"], "", "--rules"),
+        (vec!["frobnicate"], "", "frobnicate"),
+    ] {
+        let out = run(&args, stdin);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn version_names_the_table_size() {
+    let out = run(&["--version"], "");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("TETRIS_TT_BITS={}", tt_core::BITS)),
+        "{text}"
+    );
+    assert!(text.contains("statistics"), "{text}");
+}
