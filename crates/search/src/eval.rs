@@ -187,72 +187,62 @@ impl Evaluator for DefaultEvaluator {
     ) -> PositionEval {
         let w = &self.weights;
         let cols = board.columns();
-        let heights: [i32; WIDTH] = std::array::from_fn(|x| board.column_height(x) as i32);
-        let max_height = *heights.iter().max().unwrap_or(&0);
-        let mut v = 0i32;
-
-        // Holes and the cells covering them.
-        let mut holes = 0i32;
-        let mut covered = 0i32;
-        for (x, &col) in cols.iter().enumerate() {
-            let below_top = (1u64 << heights[x]) - 1;
-            let empty = !col & below_top;
-            let n = empty.count_ones() as i32;
-            holes += n;
-            if n > 0 {
-                let lowest_hole = empty.trailing_zeros();
-                let above = (col >> lowest_hole).count_ones() as i32;
-                covered += above.min(6);
+        // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
+        let mut heights = [0i32; WIDTH];
+        let (mut holes, mut covered, mut max_height) = (0i32, 0i32, 0i32);
+        let (mut well_x, mut well_h) = (0usize, i32::MAX);
+        for (x, &c) in cols.iter().enumerate() {
+            let h = (64 - c.leading_zeros()) as i32;
+            heights[x] = h;
+            max_height = max_height.max(h);
+            if h < well_h {
+                well_h = h;
+                well_x = x;
+            }
+            let empty = !c & ((1u64 << h) - 1);
+            if empty != 0 {
+                holes += empty.count_ones() as i32;
+                covered += ((c >> empty.trailing_zeros()).count_ones() as i32).min(6);
             }
         }
-        v += w.holes * holes + w.holes_sq * holes * holes + w.covered_cells * covered;
+        let mut v = w.holes * holes + w.holes_sq * holes * holes + w.covered_cells * covered;
 
-        // Row transitions, walls filled, up to the roof.
-        let roof = board.roof() as usize;
-        let mut transitions = 0i32;
-        let rows_mask = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
-        let mut prev = rows_mask; // left wall
-        for &col in cols.iter() {
-            transitions += ((prev ^ col) & rows_mask).count_ones() as i32;
-            prev = col;
+        // Row transitions up to the roof, walls filled. Columns hold no bits above the roof.
+        let roof = board.roof();
+        let rows = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
+        let mut transitions =
+            (rows & !cols[0]).count_ones() + (rows & !cols[WIDTH - 1]).count_ones();
+        for x in 0..WIDTH - 1 {
+            transitions += (cols[x] ^ cols[x + 1]).count_ones();
         }
-        transitions += ((prev ^ rows_mask) & rows_mask).count_ones() as i32; // right wall
-        v += w.row_transitions * transitions;
+        v += w.row_transitions * transitions as i32;
 
-        // The well: the lowest column (leftmost on ties).
-        let (well_x, well_h) = heights
-            .iter()
-            .enumerate()
-            .min_by_key(|&(x, &h)| (h, x))
-            .map(|(x, &h)| (x, h))
-            .unwrap();
-        let mut bump = 0i32;
-        let mut bump_sq = 0i32;
-        let mut prev: Option<i32> = None;
+        // Bumpiness, skipping the well (the lowest column, leftmost on ties).
+        let (mut bump, mut bump_sq, mut prev) = (0i32, 0i32, -1i32);
         for (x, &h) in heights.iter().enumerate() {
             if x == well_x {
                 continue;
             }
-            if let Some(p) = prev {
-                let d = (h - p).abs();
+            if prev >= 0 {
+                let d = (h - prev).abs();
                 bump += d;
                 bump_sq += d * d;
             }
-            prev = Some(h);
+            prev = h;
         }
         v += w.bumpiness * bump + w.bumpiness_sq * bump_sq;
 
-        let neighbours = [
-            well_x.checked_sub(1),
-            (well_x + 1 < WIDTH).then_some(well_x + 1),
-        ];
-        let wall_depth = neighbours
-            .iter()
-            .flatten()
-            .map(|&n| heights[n])
-            .min()
-            .unwrap_or(well_h);
-        let well_depth = (wall_depth - well_h).clamp(0, 4);
+        let left = if well_x > 0 {
+            heights[well_x - 1]
+        } else {
+            i32::MAX
+        };
+        let right = if well_x + 1 < WIDTH {
+            heights[well_x + 1]
+        } else {
+            i32::MAX
+        };
+        let well_depth = (left.min(right) - well_h).clamp(0, 4);
         v += w.well_depth * well_depth + w.well_column[well_x] * (well_depth > 0) as i32;
 
         // Height and danger zones.
@@ -318,31 +308,35 @@ impl Evaluator for DefaultEvaluator {
 
 /// Finds T-spin double/single slots: a one-wide hole at the top of column x with both sides
 /// filled at its bottom row, the row above open three wide, and an overhang on one side (so
-/// the 3-corner rule gives a full spin). Returns (slots, lines of the best slot).
+/// the 3-corner rule gives a full spin). Returns (slots, lines of the best slot). Bitwise: row
+/// fullness "except these columns" comes from prefix and suffix ANDs of the columns.
 fn t_slots(board: &Board, heights: &[i32; WIDTH]) -> (u8, u8) {
-    let full = |y: i32, except: &[i32]| -> bool {
-        (0..WIDTH as i32).all(|x| except.contains(&x) || board.occupied(x, y))
-    };
+    let cols = board.columns();
+    // pre[i] = rows full in columns 0..i; suf[i] = rows full in columns i..WIDTH.
+    let mut pre = [!0u64; WIDTH + 1];
+    let mut suf = [!0u64; WIDTH + 2];
+    for x in 0..WIDTH {
+        pre[x + 1] = pre[x] & cols[x];
+    }
+    for x in (0..WIDTH).rev() {
+        suf[x] = suf[x + 1] & cols[x];
+    }
     let mut count = 0u8;
     let mut best = 0u8;
-    for x in 1..WIDTH as i32 - 1 {
-        let y = heights[x as usize];
-        if y + 2 >= HEIGHT as i32 {
+    for x in 1..WIDTH - 1 {
+        let y = heights[x] as u32;
+        if y + 2 >= HEIGHT as u32 {
             continue;
         }
-        let filled = |dx: i32, dy: i32| board.occupied(x + dx, y + dy);
-        if !(filled(-1, 0) && filled(1, 0)) {
-            continue;
-        }
-        if filled(-1, 1) || filled(0, 1) || filled(1, 1) {
-            continue;
-        }
-        if !(filled(-1, 2) || filled(1, 2)) {
+        let (l, r) = (cols[x - 1] >> y, cols[x + 1] >> y);
+        // Both bottom corners filled, the three cells above open, one overhang.
+        if l & r & 1 == 0 || (l | r | (cols[x] >> y)) & 2 != 0 || (l | r) & 4 == 0 {
             continue;
         }
         count += 1;
-        let lines = full(y, &[x]) as u8 + full(y + 1, &[x - 1, x, x + 1]) as u8;
-        best = best.max(lines);
+        let bottom_full = (pre[x] & suf[x + 1]) >> y & 1;
+        let top_full = (pre[x - 1] & suf[x + 2]) >> (y + 1) & 1;
+        best = best.max((bottom_full + top_full) as u8);
     }
     (count, best)
 }
