@@ -1,7 +1,367 @@
-//! Project automation (`cargo xtask ...`): the TETRIS_TT_BITS bench and test matrices will live
-//! here (issue 7).
+//! Project automation, run as `cargo xtask <command>`.
+//!
+//! - `bench-matrix [--bits 10,12,15,18,20,22] [--pieces N] [--quick]`: builds the CLI in
+//!   release (with table statistics) once per `TETRIS_TT_BITS` value, each in its own target
+//!   directory (`target/matrix/bits-N`, so a rerun rebuilds nothing), runs `tetris-tt bench`
+//!   with each, prints one table, writes CSV, JSON and an SVG plot under
+//!   `target/bench-matrix/`, and fails if the games differ: eviction must never change a move.
+//! - `test-matrix [--bits 1,4,15,22]`: runs the tests of tt-core, tt-depth and search at each
+//!   value.
 
-fn main() {
-    eprintln!("xtask: no subcommands yet");
-    std::process::exit(2);
+use clap::{Parser, Subcommand};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Build and benchmark the CLI at several TETRIS_TT_BITS values.
+    BenchMatrix {
+        /// Comma-separated TETRIS_TT_BITS values.
+        #[arg(long, value_delimiter = ',', default_value = "10,12,15,18,20,22")]
+        bits: Vec<u32>,
+        /// Pieces of self-play per run (default 200; 40 with --quick).
+        #[arg(long)]
+        pieces: Option<u64>,
+        /// A short run for CI: fewer pieces, a faster-building profile.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Run the tests of tt-core, tt-depth and search at several TETRIS_TT_BITS values.
+    TestMatrix {
+        /// Comma-separated TETRIS_TT_BITS values.
+        #[arg(long, value_delimiter = ',', default_value = "1,4,15,22")]
+        bits: Vec<u32>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::BenchMatrix {
+            bits,
+            pieces,
+            quick,
+        } => bench_matrix(&bits, pieces.unwrap_or(if quick { 40 } else { 200 }), quick),
+        Cmd::TestMatrix { bits } => test_matrix(&bits),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn target_dir(bits: u32) -> PathBuf {
+    root()
+        .join("target")
+        .join("matrix")
+        .join(format!("bits-{bits}"))
+}
+
+fn check_bits(bits: &[u32]) -> Result<(), String> {
+    if bits.is_empty() {
+        return Err("--bits needs at least one value".into());
+    }
+    if let Some(b) = bits.iter().find(|b| !(1..=32).contains(*b)) {
+        return Err(format!("TETRIS_TT_BITS={b} is outside 1..=32"));
+    }
+    Ok(())
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot start: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
+
+fn test_matrix(bits: &[u32]) -> Result<(), String> {
+    check_bits(bits)?;
+    for (i, &b) in bits.iter().enumerate() {
+        eprintln!("[{}/{}] tests at TETRIS_TT_BITS={b}", i + 1, bits.len());
+        run(
+            cargo()
+                .current_dir(root())
+                .env("TETRIS_TT_BITS", b.to_string())
+                .env("CARGO_TARGET_DIR", target_dir(b))
+                .args([
+                    "test",
+                    "-p",
+                    "tt-core",
+                    "-p",
+                    "tt-depth",
+                    "-p",
+                    "search",
+                    "--all-features",
+                ]),
+            &format!("tests at TETRIS_TT_BITS={b}"),
+        )?;
+    }
+    eprintln!("all tests passed at TETRIS_TT_BITS={bits:?}");
+    Ok(())
+}
+
+/// One row of the matrix.
+#[derive(Serialize, Clone, Debug)]
+struct Row {
+    bits: u32,
+    bytes_per_table: u64,
+    table_bytes: u64,
+    hit_rate: f64,
+    replacement_ratio: f64,
+    evaluations: u64,
+    nps: f64,
+    median_move_ms: f64,
+    moves_digest: String,
+    pieces: u64,
+    app: f64,
+}
+
+fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
+    check_bits(bits)?;
+    // --quick builds with the `matrix-quick` profile: release speed, parallel codegen, no debug
+    // info, so the builds fit a CI budget.
+    let profile = if quick { "matrix-quick" } else { "release" };
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for (i, &b) in bits.iter().enumerate() {
+        eprintln!(
+            "[{}/{}] TETRIS_TT_BITS={b}: building ({profile})",
+            i + 1,
+            bits.len()
+        );
+        run(
+            cargo()
+                .current_dir(root())
+                .env("TETRIS_TT_BITS", b.to_string())
+                .env("CARGO_TARGET_DIR", target_dir(b))
+                .args([
+                    "build",
+                    "--quiet",
+                    "--profile",
+                    profile,
+                    "-p",
+                    "cli",
+                    "--features",
+                    "stats",
+                ]),
+            &format!("build at TETRIS_TT_BITS={b}"),
+        )?;
+        let dir = if profile == "release" {
+            "release"
+        } else {
+            profile
+        };
+        let exe = target_dir(b).join(dir).join("tetris-tt");
+        eprintln!(
+            "[{}/{}] TETRIS_TT_BITS={b}: {pieces} pieces of self-play",
+            i + 1,
+            bits.len()
+        );
+        let out = Command::new(&exe)
+            .args(["bench", "--pieces", &pieces.to_string()])
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "bench at TETRIS_TT_BITS={b} failed ({})",
+                out.status
+            ));
+        }
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| format!("bench at TETRIS_TT_BITS={b} printed no JSON: {e}"))?;
+        rows.push(row(b, &v)?);
+    }
+    let reference = rows[0].moves_digest.clone();
+    let differs: Vec<u32> = rows
+        .iter()
+        .filter(|r| r.moves_digest != reference)
+        .map(|r| r.bits)
+        .collect();
+    print_table(&rows, &reference);
+    let out_dir = root().join("target").join("bench-matrix");
+    write_files(&out_dir, &rows)?;
+    eprintln!(
+        "wrote {} (csv, json, svg) in {:.0} s",
+        out_dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    if differs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the moves differ at TETRIS_TT_BITS={differs:?}: eviction changed the game"
+        ))
+    }
+}
+
+fn row(bits: u32, v: &Value) -> Result<Row, String> {
+    let num = |path: &[&str]| -> Result<f64, String> {
+        let mut x = v;
+        for p in path {
+            x = &x[*p];
+        }
+        x.as_f64()
+            .ok_or(format!("bench output lacks {}", path.join(".")))
+    };
+    let depths = num(&["tt", "depths"])?;
+    let table_bytes = num(&["tt", "bytes"])? as u64;
+    Ok(Row {
+        bits,
+        bytes_per_table: (table_bytes as f64 / depths.max(1.0)) as u64,
+        table_bytes,
+        hit_rate: num(&["tt", "hit_rate"])?,
+        replacement_ratio: num(&["tt", "replacement_ratio"]).unwrap_or(f64::NAN),
+        evaluations: num(&["evaluations"])? as u64,
+        nps: num(&["nps"])?,
+        median_move_ms: num(&["median_move_ms"])?,
+        moves_digest: v["moves_digest"].as_str().unwrap_or("?").to_string(),
+        pieces: num(&["pieces"])? as u64,
+        app: num(&["app"])?,
+    })
+}
+
+fn print_table(rows: &[Row], reference: &str) {
+    println!(
+        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations | nodes/s | median ms/move | moves digest |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for r in rows {
+        let flag = if r.moves_digest == reference {
+            ""
+        } else {
+            " DIFFERS"
+        };
+        println!(
+            "| {} | {} | {} | {:.3} | {:.3} | {} | {:.2}M | {:.2} | {}{} |",
+            r.bits,
+            r.bytes_per_table,
+            r.table_bytes,
+            r.hit_rate,
+            r.replacement_ratio,
+            r.evaluations,
+            r.nps / 1e6,
+            r.median_move_ms,
+            r.moves_digest,
+            flag
+        );
+    }
+}
+
+fn write_files(dir: &Path, rows: &[Row]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut csv = String::from(
+        "bits,bytes_per_table,table_bytes,hit_rate,replacement_ratio,evaluations,nps,median_move_ms,moves_digest,pieces,app\n",
+    );
+    for r in rows {
+        csv += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.bits,
+            r.bytes_per_table,
+            r.table_bytes,
+            r.hit_rate,
+            r.replacement_ratio,
+            r.evaluations,
+            r.nps,
+            r.median_move_ms,
+            r.moves_digest,
+            r.pieces,
+            r.app
+        );
+    }
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
+    };
+    write("bench-matrix.csv", &csv)?;
+    write(
+        "bench-matrix.json",
+        &serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?,
+    )?;
+    plot(&dir.join("bench-matrix.svg"), rows).map_err(|e| format!("cannot draw the plot: {e}"))
+}
+
+/// Hit rate (left axis) and nodes per second (right axis) against bits.
+fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let root = SVGBackend::new(path, (800, 480)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let lo = rows.iter().map(|r| r.bits).min().unwrap_or(1) as f64;
+    let hi = rows.iter().map(|r| r.bits).max().unwrap_or(1) as f64;
+    let (lo, hi) = if lo == hi {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    };
+    let nps_max = rows
+        .iter()
+        .map(|r| r.nps / 1e6)
+        .fold(0.0, f64::max)
+        .max(0.1)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("tetris-tt bench-matrix", ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .right_y_label_area_size(60)
+        .build_cartesian_2d(lo..hi, 0.0..1.0)?
+        .set_secondary_coord(lo..hi, 0.0..nps_max);
+    chart
+        .configure_mesh()
+        .x_desc("TETRIS_TT_BITS")
+        .y_desc("cache hit rate")
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("million nodes per second")
+        .draw()?;
+    chart
+        .draw_series(LineSeries::new(
+            rows.iter().map(|r| (r.bits as f64, r.hit_rate)),
+            &BLUE,
+        ))?
+        .label("hit rate")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
+    chart
+        .draw_secondary_series(LineSeries::new(
+            rows.iter().map(|r| (r.bits as f64, r.nps / 1e6)),
+            &RED,
+        ))?
+        .label("nodes/s (M)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
 }
