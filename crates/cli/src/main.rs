@@ -10,7 +10,7 @@ mod tbp;
 use board::{Piece, Rules};
 use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use search::Config;
+use search::{Config, Weights};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -96,6 +96,10 @@ struct EngineArgs {
     /// Turn the evaluation cache off (the moves stay the same; only the work changes).
     #[arg(long)]
     no_cache: bool,
+    /// Evaluator weights as JSON (fields as in search::Weights; missing fields keep their
+    /// defaults).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<String>,
 }
 
 impl EngineArgs {
@@ -107,6 +111,15 @@ impl EngineArgs {
             use_cache: !self.no_cache,
             ..Config::default()
         }
+    }
+
+    fn weights(&self) -> Result<Weights, String> {
+        let Some(path) = &self.weights else {
+            return Ok(Weights::default());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read weights file {path}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("weights file {path}: {e}"))
     }
 }
 
@@ -218,6 +231,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 seed: a.seed,
                 pieces: a.pieces,
                 config: a.engine.config(),
+                weights: a.engine.weights()?,
                 render,
                 progress: !render,
                 moves,
@@ -237,6 +251,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 seed: a.seed,
                 pieces: a.pieces,
                 config: Config::default(),
+                weights: Weights::default(),
                 render: false,
                 progress: false,
                 moves: None,
@@ -263,6 +278,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 stdout.lock(),
                 tbp::Options {
                     config: a.engine.config(),
+                    weights: a.engine.weights()?,
                     think: a.think_ms.map(Duration::from_millis),
                 },
             )

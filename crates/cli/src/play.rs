@@ -4,7 +4,7 @@ use crate::colorboard::{ColorBoard, draw_cell, mini};
 use crate::summary::{Recorder, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
 use search::selfplay::{Game, Step};
-use search::{Config, Engine};
+use search::{Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::time::Instant;
@@ -14,6 +14,7 @@ pub(crate) struct PlayOptions {
     pub(crate) seed: u64,
     pub(crate) pieces: u64,
     pub(crate) config: Config,
+    pub(crate) weights: Weights,
     pub(crate) render: bool,
     pub(crate) progress: bool,
     pub(crate) moves: Option<Box<dyn Write>>,
@@ -21,7 +22,10 @@ pub(crate) struct PlayOptions {
 
 /// Plays one game and returns its summary.
 pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
-    let mut engine = Engine::with_config(opts.config.clone());
+    let mut engine = Engine::new(
+        opts.config.clone(),
+        DefaultEvaluator::new(opts.weights.clone()),
+    );
     let mut game = Game::new(opts.seed, opts.config.previews);
     let mut colors = ColorBoard::new();
     let mut rec = Recorder::new();

@@ -6,7 +6,7 @@
 //! leaves the game state as it was.
 
 use board::{Board, HEIGHT, Piece, Placement, Rotation, Rules, Spin, WIDTH, generate};
-use search::{Carried, Config, Engine, GameState, Plan};
+use search::{Carried, Config, DefaultEvaluator, Engine, GameState, Plan, Weights};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -17,6 +17,7 @@ pub(crate) const SAFETY: Duration = Duration::from_millis(400);
 
 pub(crate) struct Options {
     pub(crate) config: Config,
+    pub(crate) weights: Weights,
     pub(crate) think: Option<Duration>,
 }
 
@@ -45,7 +46,7 @@ pub(crate) fn run(input: impl BufRead, out: impl Write, opts: Options) -> std::i
     let rules = opts.config.rules;
     let mut bot = Bot {
         out,
-        engine: Engine::with_config(opts.config),
+        engine: Engine::new(opts.config, DefaultEvaluator::new(opts.weights)),
         rules,
         think: opts.think,
         game: None,

@@ -155,6 +155,11 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (vec!["play", "--beam", "0"], "", "--beam"),
         (vec!["play", "--rules", "tgm"], "", "--rules"),
         (vec!["frobnicate"], "", "frobnicate"),
+        (
+            vec!["play", "--weights", "/no/such/weights.json"],
+            "",
+            "cannot read weights file",
+        ),
     ] {
         let out = run(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -163,6 +168,25 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+}
+
+#[test]
+fn weights_load_from_a_file_and_change_the_play() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-weights-{}.json", std::process::id()));
+    std::fs::write(&dir, r#"{"holes": 500, "height": 50}"#).unwrap();
+    let path = dir.to_string_lossy().to_string();
+    let base = [&["play", "--pieces", "15"], SMALL].concat();
+    let normal = json_of(&run(&base, ""));
+    let odd = json_of(&run(&[&base[..], &["--weights", &path]].concat(), ""));
+    std::fs::write(&dir, r#"{"holes": "many"}"#).unwrap();
+    let bad = run(&[&base[..], &["--weights", &path]].concat(), "");
+    std::fs::remove_file(&dir).ok();
+    assert_ne!(
+        normal["moves_digest"], odd["moves_digest"],
+        "rewarding holes changes the game"
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("weights file"));
 }
 
 #[test]

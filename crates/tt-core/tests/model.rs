@@ -113,8 +113,13 @@ fn run<L: Layout<u32>>(ops: &[Op]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn config() -> ProptestConfig {
+    // Every Clear writes the whole table: at large TETRIS_TT_BITS (gigabytes) run fewer cases.
+    ProptestConfig::with_cases(if tt_core::BITS > 20 { 12 } else { 256 })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(config())]
 
     #[test]
     fn packed_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
