@@ -6,7 +6,8 @@
 //! ```
 #![deny(missing_docs)]
 
-use board::Board;
+use board::{Board, Piece};
+use search::GameState;
 
 /// The board positions every bench uses, by name: `empty`, `tspin`, `dt-cannon`, `terrible`
 /// (from the move-generation cases file).
@@ -29,4 +30,22 @@ pub fn named_boards() -> Vec<(&'static str, Board)> {
     .into_iter()
     .map(|(name, text)| (name, text.parse().expect("bench boards are valid")))
     .collect()
+}
+
+/// The named boards as game states with the queue T, then I O L J S Z: the positions the search
+/// benches start from.
+pub fn named_states() -> Vec<(&'static str, GameState)> {
+    named_boards()
+        .into_iter()
+        .map(|(name, board)| {
+            let queue = vec![Piece::I, Piece::O, Piece::L, Piece::J, Piece::S, Piece::Z];
+            (
+                name,
+                GameState {
+                    board,
+                    ..GameState::new(Piece::T, queue)
+                },
+            )
+        })
+        .collect()
 }

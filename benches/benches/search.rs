@@ -1,23 +1,15 @@
 //! One search at default settings on the named positions (throughput in scored candidates per
 //! second), and a 100-piece self-play game. Ids carry TETRIS_TT_BITS.
 
-use board::Piece;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use search::selfplay::Game;
-use search::{Config, Engine, GameState};
+use search::{Config, Engine};
 use std::hint::black_box;
 use tt_core::BITS;
 
 fn one_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
-    for (name, board) in benches::named_boards() {
-        let state = GameState {
-            board,
-            ..GameState::new(
-                Piece::T,
-                vec![Piece::I, Piece::O, Piece::L, Piece::J, Piece::S, Piece::Z],
-            )
-        };
+    for (name, state) in benches::named_states() {
         let mut engine = Engine::with_config(Config::default());
         let nodes = engine.suggest(&state).expect("a move exists").stats.nodes;
         group.throughput(Throughput::Elements(nodes));

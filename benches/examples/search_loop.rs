@@ -1,8 +1,7 @@
 //! One search from scratch on every named board, N times (default 3): a steady workload for
 //! `valgrind --tool=callgrind` when comparing versions of the search's hot loop.
 
-use board::Piece;
-use search::{Config, Engine, GameState};
+use search::{Config, Engine};
 use std::hint::black_box;
 
 fn main() {
@@ -12,14 +11,7 @@ fn main() {
         .unwrap_or(3);
     let mut nodes = 0;
     for _ in 0..n {
-        for (_, board) in benches::named_boards() {
-            let state = GameState {
-                board,
-                ..GameState::new(
-                    Piece::T,
-                    vec![Piece::I, Piece::O, Piece::L, Piece::J, Piece::S, Piece::Z],
-                )
-            };
+        for (_, state) in benches::named_states() {
             let mut engine = Engine::with_config(Config::default());
             nodes += black_box(engine.suggest(&state)).map_or(0, |p| p.stats.nodes);
         }

@@ -63,8 +63,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+/// Cargo (through the `CARGO` variable) at the workspace root, building with
+/// `TETRIS_TT_BITS=bits` in that value's own target directory.
+fn cargo_at(bits: u32) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root())
+        .env("TETRIS_TT_BITS", bits.to_string())
+        .env("CARGO_TARGET_DIR", target_dir(bits));
+    c
 }
 
 fn root() -> PathBuf {
@@ -107,20 +113,16 @@ fn test_matrix(bits: &[u32]) -> Result<(), String> {
     for (i, &b) in bits.iter().enumerate() {
         eprintln!("[{}/{}] tests at TETRIS_TT_BITS={b}", i + 1, bits.len());
         run(
-            cargo()
-                .current_dir(root())
-                .env("TETRIS_TT_BITS", b.to_string())
-                .env("CARGO_TARGET_DIR", target_dir(b))
-                .args([
-                    "test",
-                    "-p",
-                    "tt-core",
-                    "-p",
-                    "tt-depth",
-                    "-p",
-                    "search",
-                    "--all-features",
-                ]),
+            cargo_at(b).args([
+                "test",
+                "-p",
+                "tt-core",
+                "-p",
+                "tt-depth",
+                "-p",
+                "search",
+                "--all-features",
+            ]),
             &format!("tests at TETRIS_TT_BITS={b}"),
         )?;
     }
@@ -158,20 +160,16 @@ fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
             bits.len()
         );
         run(
-            cargo()
-                .current_dir(root())
-                .env("TETRIS_TT_BITS", b.to_string())
-                .env("CARGO_TARGET_DIR", target_dir(b))
-                .args([
-                    "build",
-                    "--quiet",
-                    "--profile",
-                    profile,
-                    "-p",
-                    "cli",
-                    "--features",
-                    "stats",
-                ]),
+            cargo_at(b).args([
+                "build",
+                "--quiet",
+                "--profile",
+                profile,
+                "-p",
+                "cli",
+                "--features",
+                "stats",
+            ]),
             &format!("build at TETRIS_TT_BITS={b}"),
         )?;
         let dir = if profile == "release" {

@@ -24,12 +24,6 @@ pub(crate) fn render(board: &Board, piece: Piece, rules: Rules, json_lines: bool
     let mut out = String::new();
     for p in &placements {
         if json_lines {
-            let inputs: Vec<&str> = p
-                .inputs(board, rules)
-                .unwrap_or_default()
-                .iter()
-                .map(|i| i.name())
-                .collect();
             let line = json!({
                 "piece": p.piece.to_char().to_string(),
                 "orientation": p.rotation.name(),
@@ -38,7 +32,7 @@ pub(crate) fn render(board: &Board, piece: Piece, rules: Rules, json_lines: bool
                 "spin": p.spin.name(),
                 "cells": p.cells().iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
                 "lines": p.lines(board).count_ones(),
-                "inputs": inputs,
+                "inputs": input_names(board, p, rules),
             });
             let _ = writeln!(out, "{line}");
         } else {
@@ -51,13 +45,17 @@ pub(crate) fn render(board: &Board, piece: Piece, rules: Rules, json_lines: bool
     out
 }
 
-fn draw(out: &mut String, board: &Board, p: &Placement, rules: Rules) {
-    let inputs: Vec<&str> = p
-        .inputs(board, rules)
+/// The names of a shortest input sequence reaching `p`.
+fn input_names(board: &Board, p: &Placement, rules: Rules) -> Vec<&'static str> {
+    p.inputs(board, rules)
         .unwrap_or_default()
         .iter()
         .map(|i| i.name())
-        .collect();
+        .collect()
+}
+
+fn draw(out: &mut String, board: &Board, p: &Placement, rules: Rules) {
+    let inputs = input_names(board, p, rules);
     let _ = writeln!(
         out,
         "{} {} x={} y={} spin={} lines={} inputs: {}",
