@@ -1,0 +1,67 @@
+//! The deadline modes. No timing is asserted: deadlines are either already past or a minute
+//! away, so the outcome does not depend on the machine's speed.
+
+use search::selfplay::Game;
+use search::{Config, Engine};
+use std::time::{Duration, Instant};
+
+fn config() -> Config {
+    Config {
+        beam_width: 48,
+        previews: 4,
+        max_width: 32,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn a_past_deadline_still_gets_the_first_pass() {
+    let game = Game::new(8, 4);
+    let mut engine = Engine::with_config(config());
+    let plan = engine
+        .suggest_until(game.state(), Instant::now() - Duration::from_secs(1))
+        .expect("a move");
+    assert_eq!((plan.stats.passes, plan.stats.width), (1, 8));
+    assert_eq!(plan.placement, plan.line[0]);
+}
+
+#[test]
+fn widening_passes_reuse_what_earlier_passes_cached() {
+    let game = Game::new(8, 4);
+    let mut engine = Engine::with_config(config());
+    let plan = engine
+        .suggest_until(game.state(), Instant::now() + Duration::from_secs(60))
+        .expect("a move");
+    // Widths 8, 16 and 32 (the maximum) all finish.
+    assert_eq!((plan.stats.passes, plan.stats.width), (3, 32));
+    // A single cold pass at width 32 evaluates nearly everything it scores; the widening
+    // passes find most of their positions already evaluated.
+    let mut cold = Engine::with_config(Config {
+        beam_width: 32,
+        ..config()
+    });
+    let single = cold.suggest(game.state()).unwrap();
+    assert!(plan.stats.hits() > single.stats.hits());
+    assert!(plan.stats.evaluations < plan.stats.nodes);
+    // The last pass is the fixed-width search: same move.
+    assert_eq!(plan.placement, single.placement);
+}
+
+#[test]
+fn fixed_width_within_a_deadline_matches_the_plain_search_when_it_finishes() {
+    let game = Game::new(12, 4);
+    let mut a = Engine::with_config(config());
+    let mut b = Engine::with_config(config());
+    let plain = a.suggest(game.state()).unwrap();
+    let within = b
+        .suggest_fixed_within(game.state(), Instant::now() + Duration::from_secs(60))
+        .unwrap();
+    assert_eq!(plain.placement, within.placement);
+    assert_eq!(within.stats.width, 48);
+    // Out of time: the width-8 pass answers.
+    let mut c = Engine::with_config(config());
+    let late = c
+        .suggest_fixed_within(game.state(), Instant::now() - Duration::from_secs(1))
+        .unwrap();
+    assert_eq!((late.stats.passes, late.stats.width), (1, 8));
+}
