@@ -172,7 +172,10 @@ impl<W: Write> Bot<W> {
         };
         let (moves, info) = match &plan {
             Some(p) => (
-                vec![move_json(&p.placement)],
+                std::iter::once(&p.placement)
+                    .chain(&p.alternatives)
+                    .map(move_json)
+                    .collect::<Vec<_>>(),
                 json!({
                     "nodes": p.stats.nodes,
                     "nps": p.stats.nps(),

@@ -131,10 +131,15 @@ impl Sim {
         }
     }
 
-    /// Checks the move is legal for the current or held piece, spin label included, and plays
-    /// it. Returns the pieces to announce with new_piece.
-    fn play(&mut self, mv: &Placement) -> Vec<Piece> {
+    /// Panics unless `mv` is a legal placement of the current piece or the one holding brings
+    /// out, spin label included.
+    fn check(&self, mv: &Placement) {
         let current = self.queue[0];
+        let out = self.hold.unwrap_or(self.queue[1]);
+        assert!(
+            mv.piece == current || mv.piece == out,
+            "{mv:?} is neither {current} nor {out}"
+        );
         let legal = generate(&self.board, mv.piece, Rules::Srs);
         let mut want = mv.cells();
         want.sort();
@@ -147,6 +152,12 @@ impl Sim {
             "illegal suggestion {mv:?} on\n{}",
             self.board
         );
+    }
+
+    /// Checks the move and plays it. Returns the pieces to announce with new_piece.
+    fn play(&mut self, mv: &Placement) -> Vec<Piece> {
+        self.check(mv);
+        let current = self.queue[0];
         let mut consumed = 1;
         if mv.piece != current {
             match self.hold {
@@ -206,6 +217,10 @@ fn game(args: &[&str], pieces: usize, garbage_every: usize, noise: bool) -> (Sim
         let moves = s["moves"].as_array().unwrap();
         assert!(!moves.is_empty(), "empty suggestion at piece {i}");
         assert!(s["move_info"]["nodes"].as_u64().unwrap() > 0);
+        // Every listed move is legal; the first is played.
+        for m in moves.iter().skip(1) {
+            sim.check(&parse_move(m));
+        }
         let mv = parse_move(&moves[0]);
         let fresh = sim.play(&mv);
         // Real front ends send new_piece before play.
@@ -272,7 +287,12 @@ fn loose_fields_are_read_loosely() {
     bot.send(&start.to_string());
     bot.send(r#"{"type":"suggest","some_field":true}"#);
     let s = bot.recv();
-    assert_eq!(s["moves"].as_array().unwrap().len(), 1);
+    // The best move, then up to four distinct alternatives.
+    let moves = s["moves"].as_array().unwrap();
+    assert!((2..=5).contains(&moves.len()), "{moves:?}");
+    for (i, a) in moves.iter().enumerate() {
+        assert!(moves[..i].iter().all(|b| b != a), "duplicate move {a}");
+    }
     let (ok, stderr) = bot.finish();
     assert!(ok, "{stderr}");
 }

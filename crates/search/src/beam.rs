@@ -96,7 +96,12 @@ pub(crate) struct Line {
     pub(crate) placements: Vec<Placement>,
     pub(crate) score: i32,
     pub(crate) board_after_first: Board,
+    /// Other first moves, best first: the first placements of the next-best lines.
+    pub(crate) alternatives: Vec<Placement>,
 }
+
+/// How many other first moves a line reports.
+const ALTERNATIVES: usize = 4;
 
 pub(crate) struct PassCounters {
     pub(crate) nodes: u64,
@@ -168,10 +173,25 @@ pub(crate) fn run_pass<E: Evaluator>(
             at = buf.levels[d - 1][at.parent as usize];
         }
     }
+    // Other first moves, in the order of their best descendant at the deepest level.
+    let mut alternatives: Vec<Placement> = Vec::with_capacity(ALTERNATIVES);
+    for node in &buf.levels[last_full - 1] {
+        if alternatives.len() == ALTERNATIVES {
+            break;
+        }
+        let mut n = *node;
+        for d in (1..last_full).rev() {
+            n = buf.levels[d - 1][n.parent as usize];
+        }
+        if n.placement != placements[0] && !alternatives.contains(&n.placement) {
+            alternatives.push(n.placement);
+        }
+    }
     Some(Line {
         placements,
         score: best.total,
         board_after_first: at.board,
+        alternatives,
     })
 }
 

@@ -99,6 +99,9 @@ pub struct Plan {
     pub uses_hold: bool,
     /// The planned line, this move first.
     pub line: Vec<Placement>,
+    /// Up to four other first moves, best first (each the start of the best line that does not
+    /// begin with an earlier move), for front ends that try moves in order.
+    pub alternatives: Vec<Placement>,
     /// The line's score.
     pub score: i32,
     /// This search's statistics.
@@ -257,6 +260,7 @@ impl<E: Evaluator> Engine<E> {
             placement,
             uses_hold: placement.piece != state.current,
             line: line.placements,
+            alternatives: line.alternatives,
             score: line.score,
             stats: SearchStats {
                 nodes: counters.nodes,
