@@ -157,6 +157,8 @@ pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     #[doc(hidden)]
     fn clear(s: &mut Self::Store);
     #[doc(hidden)]
+    fn clear_bucket(s: &mut Self::Store, i: usize);
+    #[doc(hidden)]
     fn bytes(s: &Self::Store) -> usize;
 }
 
@@ -208,6 +210,11 @@ impl<V: Copy + Zeroable> Layout<V> for Packed {
         s.0.fill(Bucket::zeroed());
         s.1.fill(false);
     }
+    #[inline(always)]
+    fn clear_bucket(s: &mut Self::Store, i: usize) {
+        s.0[i] = Bucket::zeroed();
+        s.1.set(i, false);
+    }
     fn bytes(s: &Self::Store) -> usize {
         std::mem::size_of_val(&*s.0) + std::mem::size_of_val(s.1.as_raw_slice())
     }
@@ -242,6 +249,10 @@ impl<V: Copy + Zeroable> Layout<V> for InBucket {
     }
     fn clear(s: &mut Self::Store) {
         s.fill(MarkedBucket::zeroed());
+    }
+    #[inline(always)]
+    fn clear_bucket(s: &mut Self::Store, i: usize) {
+        s[i] = MarkedBucket::zeroed();
     }
     fn bytes(s: &Self::Store) -> usize {
         std::mem::size_of_val(&**s)
@@ -297,10 +308,19 @@ fn ratio(a: u64, b: u64) -> f64 {
 /// untouched zero pages and costs no time to create.
 pub struct Table<V: Copy + Zeroable, L: Layout<V> = InBucket> {
     store: L::Store,
+    /// Buckets that went from empty to occupied since the last clear, while they fit: `clear`
+    /// then zeroes just these instead of the whole table. Capacity [`TOUCH_LOG`], fixed.
+    touched: Vec<u32>,
+    /// More buckets were touched than the log holds: `clear` sweeps the whole table.
+    overflowed: bool,
     #[cfg(feature = "stats")]
     stats: Stats,
     _layout: PhantomData<L>,
 }
+
+/// How many first-touched buckets a table remembers for a cheap `clear`: one in eight. Past
+/// that, zeroing the whole table in one sweep is as cheap as visiting the buckets one by one.
+pub const TOUCH_LOG: usize = if BUCKETS / 8 > 0 { BUCKETS / 8 } else { 1 };
 
 /// The free or marked slot a miss will fill. Store into it with [`Vacant::insert`].
 #[must_use = "a miss must be followed by a store: call insert"]
@@ -322,6 +342,14 @@ impl<V: Copy + Zeroable, L: Layout<V>> Vacant<'_, V, L> {
             t.stats.stores += 1;
             if L::keys(&t.store, self.bucket)[self.slot] != 0 {
                 t.stats.replacements += 1;
+            }
+        }
+        if L::keys(&t.store, self.bucket) == [0, 0] {
+            // First store into this bucket since the last clear.
+            if t.touched.len() < t.touched.capacity() {
+                t.touched.push(self.bucket as u32);
+            } else {
+                t.overflowed = true;
             }
         }
         L::write(&mut t.store, self.bucket, self.slot, self.key, value);
@@ -360,6 +388,8 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
     pub fn new() -> Self {
         Table {
             store: L::alloc(BUCKETS),
+            touched: Vec::with_capacity(TOUCH_LOG),
+            overflowed: false,
             #[cfg(feature = "stats")]
             stats: Stats::default(),
             _layout: PhantomData,
@@ -421,14 +451,24 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         }
     }
 
-    /// Empties every slot and resets every marker to slot 0. Statistics are kept.
+    /// Empties every slot and resets every marker to slot 0. Statistics are kept. The cost is
+    /// proportional to the buckets used since the last clear while they are at most one in
+    /// eight ([`TOUCH_LOG`]); past that it is one sweep of the whole table. Never allocates.
     pub fn clear(&mut self) {
-        L::clear(&mut self.store);
+        if self.overflowed {
+            L::clear(&mut self.store);
+        } else {
+            for &i in &self.touched {
+                L::clear_bucket(&mut self.store, i as usize);
+            }
+        }
+        self.touched.clear();
+        self.overflowed = false;
     }
 
-    /// The exact number of heap bytes this table owns.
+    /// The exact number of heap bytes this table owns (buckets, markers and the touch log).
     pub fn bytes(&self) -> usize {
-        L::bytes(&self.store)
+        L::bytes(&self.store) + self.touched.capacity() * size_of::<u32>()
     }
 
     /// The number of occupied slots. Walks the whole table.

@@ -115,6 +115,23 @@ fn zero_key_is_storable<L: Layout<u32>>() {
     assert_eq!(t.entries().collect::<Vec<_>>(), vec![(ZERO_KEY, 7)]);
 }
 
+/// Clearing after a few stores zeroes just those buckets; after many, the whole table. Both
+/// leave it empty.
+fn clear_after_few_and_many_stores<L: Layout<u32>>() {
+    let mut t = Table::<u32, L>::new();
+    for round in [1u64, 3 * tt_core::TOUCH_LOG as u64] {
+        for k in 1..=round {
+            t.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), || k as u32);
+        }
+        assert!(t.occupancy() > 0);
+        t.clear();
+        assert_eq!(t.occupancy(), 0, "after {round} stores");
+        for b in 0..BUCKETS.min(64) {
+            assert_eq!(t.bucket(b).marker, 0);
+        }
+    }
+}
+
 fn probe_evaluates_only_on_a_miss<L: Layout<u32>>() {
     let mut t = Table::<u32, L>::new();
     let mut calls = 0;
@@ -145,6 +162,7 @@ for_layouts!(
     replace_the_marked_slot,
     clear_resets_entries_and_markers,
     zero_key_is_storable,
+    clear_after_few_and_many_stores,
     probe_evaluates_only_on_a_miss
 );
 
@@ -152,9 +170,10 @@ for_layouts!(
 fn bytes_are_exact() {
     let packed = Table::<u64, Packed>::new();
     let markers = BUCKETS.div_ceil(64) * 8;
-    assert_eq!(packed.bytes(), BUCKETS * 32 + markers);
+    let log = tt_core::TOUCH_LOG * 4;
+    assert_eq!(packed.bytes(), BUCKETS * 32 + markers + log);
     let in_bucket = Table::<u64, InBucket>::new();
-    assert_eq!(in_bucket.bytes(), BUCKETS * 40);
+    assert_eq!(in_bucket.bytes(), BUCKETS * 40 + log);
 }
 
 #[test]
