@@ -41,8 +41,11 @@ fn widening_passes_reuse_what_earlier_passes_cached() {
         ..config()
     });
     let single = cold.suggest(game.state()).unwrap();
-    assert!(plan.stats.hits() > single.stats.hits());
-    assert!(plan.stats.evaluations < plan.stats.nodes);
+    // Hit counts mean something only when a table can hold a pass's positions.
+    if tt_core::BITS >= 12 {
+        assert!(plan.stats.hits() > single.stats.hits());
+        assert!(plan.stats.evaluations < plan.stats.nodes);
+    }
     // The last pass is the fixed-width search: same move.
     assert_eq!(plan.placement, single.placement);
 }
