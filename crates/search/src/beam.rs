@@ -141,6 +141,14 @@ pub(crate) fn run_pass<E: Evaluator>(
         buf.children.clear();
         buf.merge.clear();
         for (pi, parent) in parents.iter().enumerate() {
+            // Check the deadline every 16 parents too, not only between depths: one depth of a
+            // wide beam can take longer than the whole budget.
+            if pi % 16 == 15
+                && let Some(deadline) = pass.deadline
+                && Instant::now() >= deadline
+            {
+                return None;
+            }
             expand(
                 pass,
                 d,
