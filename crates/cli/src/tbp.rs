@@ -5,7 +5,7 @@
 //! input: a malformed line or an impossible request gets one clear line on standard error and
 //! leaves the game state as it was.
 
-use board::{Board, HEIGHT, Piece, Placement, Rotation, Rules, Spin, WIDTH, generate};
+use board::{Board, HEIGHT, Piece, Placement, Rotation, Spin, WIDTH, generate};
 use search::{Carried, Config, DefaultEvaluator, Engine, GameState, Plan, Weights};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
@@ -35,7 +35,6 @@ struct Known {
 struct Bot<W: Write> {
     out: W,
     engine: Engine,
-    rules: Rules,
     think: Option<Duration>,
     game: Option<Known>,
     line_no: usize,
@@ -43,11 +42,9 @@ struct Bot<W: Write> {
 
 /// Runs the bot until `quit` or the end of input.
 pub(crate) fn run(input: impl BufRead, out: impl Write, opts: Options) -> std::io::Result<()> {
-    let rules = opts.config.rules;
     let mut bot = Bot {
         out,
         engine: Engine::new(opts.config, DefaultEvaluator::new(opts.weights)),
-        rules,
         think: opts.think,
         game: None,
         line_no: 0,
@@ -198,7 +195,7 @@ impl<W: Write> Bot<W> {
     }
 
     fn play(&mut self, msg: &Value) -> Result<(), Problem> {
-        let rules = self.rules;
+        let rules = self.engine.config().rules;
         let Some(g) = self.game.as_mut() else {
             return bad("play before start; ignored");
         };

@@ -118,7 +118,8 @@ pub(crate) fn run_pass<E: Evaluator>(
     buf: &mut Buffers,
     counters: &mut PassCounters,
 ) -> Option<Line> {
-    let depth = pass.depth.min(pass.pieces.len());
+    // The engine already capped the depth at the number of known pieces.
+    let depth = pass.depth;
     if buf.levels.len() < depth {
         buf.levels.resize_with(depth, Vec::new);
     }

@@ -44,18 +44,6 @@ struct Slot<V: Copy + Zeroable> {
     table: Table<V>,
     /// A name that travels with the table through rotations (A, B, C, ...), for rendering.
     id: usize,
-    /// Whether anything may have been stored since the last clear; clean tables are not
-    /// cleared again.
-    dirty: bool,
-}
-
-impl<V: Copy + Zeroable> Slot<V> {
-    fn clear(&mut self) {
-        if self.dirty {
-            self.table.clear();
-            self.dirty = false;
-        }
-    }
 }
 
 /// The per-depth stack of tables with its prediction. See the crate documentation.
@@ -109,7 +97,6 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
             self.slots.push_back(Slot {
                 table: Table::new(),
                 id: self.next_id,
-                dirty: false,
             });
             self.next_id += 1;
         }
@@ -130,7 +117,7 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
             Some(p) if p == *observed => {
                 self.slots.rotate_left(1);
                 if let Some(deepest) = self.slots.back_mut() {
-                    deepest.clear();
+                    deepest.table.clear();
                 }
                 self.rotations += 1;
                 Transition::Rotated
@@ -174,7 +161,7 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
 
     fn clear_all(&mut self) {
         for s in &mut self.slots {
-            s.clear();
+            s.table.clear();
         }
         self.clears += 1;
     }
@@ -182,9 +169,7 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
     /// The table for `depth` (0 = the current piece). Panics past the horizon.
     #[inline]
     pub fn table(&mut self, depth: usize) -> &mut Table<V> {
-        let s = &mut self.slots[depth];
-        s.dirty = true;
-        &mut s.table
+        &mut self.slots[depth].table
     }
 
     /// The table for `depth`, read-only.
