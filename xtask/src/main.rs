@@ -276,24 +276,33 @@ fn print_table(rows: &[Row], reference: &str) {
 
 fn write_files(dir: &Path, rows: &[Row]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut csv = String::from(
-        "bits,bytes_per_table,table_bytes,hit_rate,replacement_ratio,evaluations,nps,median_move_ms,moves_digest,pieces,app\n",
-    );
-    for r in rows {
-        csv += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{}\n",
-            r.bits,
-            r.bytes_per_table,
-            r.table_bytes,
-            r.hit_rate,
-            r.replacement_ratio,
-            r.evaluations,
-            r.nps,
-            r.median_move_ms,
-            r.moves_digest,
-            r.pieces,
-            r.app
-        );
+    // The CSV has the JSON's fields, so the two never disagree.
+    let objects: Vec<serde_json::Map<String, Value>> = rows
+        .iter()
+        .map(|r| match serde_json::to_value(r) {
+            Ok(Value::Object(m)) => Ok(m),
+            other => Err(format!("cannot serialise a row: {other:?}")),
+        })
+        .collect::<Result<_, _>>()?;
+    let header: Vec<&String> = objects
+        .first()
+        .map(|m| m.keys().collect())
+        .unwrap_or_default();
+    let mut csv = header
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for m in &objects {
+        let cells: Vec<String> = header
+            .iter()
+            .map(|k| match &m[k.as_str()] {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            })
+            .collect();
+        csv += &(cells.join(",") + "\n");
     }
     let write = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))
