@@ -204,59 +204,27 @@ mod tests {
             },
         );
         assert_eq!(again.attack, 5);
-        // A mini keeps the chain; a plain double breaks it; no clear leaves it.
-        assert!(
+        // A mini keeps the chain; a plain double breaks it; no clear leaves it (and ends the
+        // combo).
+        let in_chain = |lines, spin| {
             score_clear(
-                1,
-                Spin::Mini,
+                lines,
+                spin,
                 &b,
                 Carried {
                     b2b: true,
-                    combo: 0
-                }
+                    combo: 3,
+                },
             )
-            .carried
-            .b2b
-        );
-        assert!(
-            !score_clear(
-                2,
-                Spin::None,
-                &b,
-                Carried {
-                    b2b: true,
-                    combo: 0
-                }
-            )
-            .carried
-            .b2b
-        );
-        assert!(
-            score_clear(
-                0,
-                Spin::None,
-                &b,
-                Carried {
-                    b2b: true,
-                    combo: 3
-                }
-            )
-            .carried
-            .b2b
-        );
+        };
+        assert!(in_chain(1, Spin::Mini).carried.b2b);
+        assert!(!in_chain(2, Spin::None).carried.b2b);
         assert_eq!(
-            score_clear(
-                0,
-                Spin::None,
-                &b,
-                Carried {
-                    b2b: true,
-                    combo: 3
-                }
-            )
-            .carried
-            .combo,
-            0
+            in_chain(0, Spin::None).carried,
+            Carried {
+                b2b: true,
+                combo: 0
+            }
         );
     }
 
