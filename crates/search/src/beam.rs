@@ -1,6 +1,6 @@
 //! The beam search.
 
-use crate::eval::{Evaluator, PositionContext, PositionEval, StepContext};
+use crate::eval::{Evaluator, PositionEval, StepContext};
 use crate::state::{Carried, lock};
 use board::{Board, Piece, Placement, Rules, generate_into};
 use hashbrown::HashTable;
@@ -44,6 +44,8 @@ pub(crate) struct Node {
     pub(crate) key: u64,
     /// Generation order within its depth: the tie-breaker that makes selection deterministic.
     pub(crate) seq: u32,
+    /// Whether the placement that led here used hold.
+    pub(crate) held: bool,
 }
 
 /// Counters of one search.
@@ -94,6 +96,8 @@ pub(crate) struct Pass<'a, E: Evaluator> {
 /// The best line found by a pass: placements from the root, and its score.
 pub(crate) struct Line {
     pub(crate) placements: Vec<Placement>,
+    /// Whether the first placement uses hold.
+    pub(crate) uses_hold: bool,
     pub(crate) score: i32,
     pub(crate) board_after_first: Board,
     /// Other first moves, best first: the first placements of the next-best lines.
@@ -198,11 +202,16 @@ pub(crate) fn run_pass<E: Evaluator>(
     }
     Some(Line {
         placements,
+        uses_hold: at.held,
         score: best.total,
         board_after_first: at.board,
         alternatives,
     })
 }
+
+/// One way to play a parent's turn: (piece to place, hold afterwards, index of the next piece
+/// afterwards, whether it holds).
+type Choice = (Piece, Option<Piece>, usize, bool);
 
 /// Generates every child of `parent` (placing the next piece, or holding), scores it through
 /// the depth-`d` table, and merges identical states.
@@ -222,21 +231,21 @@ fn expand<E: Evaluator>(
     let Some(&current) = pass.pieces.get(q) else {
         return;
     };
-    // (piece to place, hold afterwards, index of the next piece afterwards)
-    let mut options: [Option<(Piece, Option<Piece>, usize)>; 2] =
-        [Some((current, parent.hold, q + 1)), None];
+    let mut options: [Option<Choice>; 2] = [Some((current, parent.hold, q + 1, false)), None];
     match parent.hold {
-        Some(h) if h != current => options[1] = Some((h, Some(current), q + 1)),
+        // Swapping equal pieces changes nothing: the same state as not holding.
+        Some(h) if h != current => options[1] = Some((h, Some(current), q + 1, true)),
+        Some(_) => {}
+        // Holding into an empty hold banks the current piece and plays the next one. Even
+        // when the next piece equals the current one this is another state (hold filled, the
+        // queue two ahead).
         None => {
-            if let Some(&next) = pass.pieces.get(q + 1)
-                && next != current
-            {
-                options[1] = Some((next, Some(current), q + 2));
+            if let Some(&next) = pass.pieces.get(q + 1) {
+                options[1] = Some((next, Some(current), q + 2, true));
             }
         }
-        _ => {}
     }
-    for (piece, hold, next) in options.into_iter().flatten() {
+    for (piece, hold, next, held) in options.into_iter().flatten() {
         generate_into(&parent.board, piece, pass.rules, placements);
         let pending = pass.pieces.get(next..).unwrap_or(&[]);
         for p in placements.iter() {
@@ -246,11 +255,6 @@ fn expand<E: Evaluator>(
             let mut board = parent.board;
             let outcome = lock(&mut board, p, parent.carried);
             let key = position_key(&board, hold);
-            let ctx = PositionContext {
-                depth: d,
-                pending,
-                pieces_before: pass.pieces_placed + d as u64 + 1,
-            };
             let eval = if pass.use_cache {
                 let c = &mut counters.depth[d];
                 c.lookups += 1;
@@ -261,12 +265,12 @@ fn expand<E: Evaluator>(
                     }
                     Err(vacant) => {
                         counters.evaluations += 1;
-                        vacant.insert(pass.evaluator.position(&board, hold, &ctx))
+                        vacant.insert(pass.evaluator.position(&board, hold))
                     }
                 }
             } else {
                 counters.evaluations += 1;
-                pass.evaluator.position(&board, hold, &ctx)
+                pass.evaluator.position(&board, hold)
             };
             let step = StepContext {
                 piece,
@@ -275,6 +279,7 @@ fn expand<E: Evaluator>(
                 depth: d,
                 pending,
                 hold,
+                pieces_placed: pass.pieces_placed + d as u64,
             };
             let s = pass.evaluator.context(&eval, &step);
             counters.nodes += 1;
@@ -290,6 +295,7 @@ fn expand<E: Evaluator>(
                 placement: *p,
                 key,
                 seq: 0,
+                held,
             };
             push_merged(children, merge, child);
         }
@@ -306,9 +312,15 @@ fn merge_hash(n: &Node) -> u64 {
         ^ ((n.next as u64) << 56)
 }
 
+/// Whether two nodes of one depth are the same state. Equal keys are only a hint (64-bit
+/// hashes can collide); the boards decide.
 #[inline]
 fn same_state(a: &Node, b: &Node) -> bool {
-    a.key == b.key && a.carried == b.carried && a.next == b.next && a.hold == b.hold
+    a.key == b.key
+        && a.board == b.board
+        && a.carried == b.carried
+        && a.next == b.next
+        && a.hold == b.hold
 }
 
 /// Adds `child`, or keeps the better of it and an identical state already there (the first
@@ -341,4 +353,57 @@ fn select(children: &mut Vec<Node>, width: usize) {
         children.truncate(width);
     }
     children.sort_unstable_by(cmp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{Rotation, Spin};
+
+    fn node(board: Board, key: u64) -> Node {
+        Node {
+            board,
+            hold: None,
+            carried: Carried::default(),
+            next: 1,
+            acc: 0,
+            total: 0,
+            parent: 0,
+            placement: Placement {
+                piece: Piece::T,
+                rotation: Rotation::North,
+                x: 4,
+                y: 0,
+                spin: Spin::None,
+            },
+            key,
+            seq: 0,
+            held: false,
+        }
+    }
+
+    /// Merging compares hashes only: two different boards whose 64-bit keys collide were
+    /// merged into one state, and one of them vanished from the search.
+    #[test]
+    fn merging_compares_hashes_only_colliding_keys_of_different_boards_stay_apart() {
+        let a = Board::new();
+        let mut b = Board::new();
+        b.set(0, 0);
+        let mut children = Vec::new();
+        let mut merge = HashTable::new();
+        push_merged(&mut children, &mut merge, node(a, 42));
+        push_merged(&mut children, &mut merge, node(b, 42));
+        assert_eq!(children.len(), 2, "a hash collision is not a transposition");
+        // A true duplicate still merges, keeping the better total.
+        push_merged(
+            &mut children,
+            &mut merge,
+            Node {
+                total: 5,
+                ..node(b, 42)
+            },
+        );
+        assert_eq!(children.len(), 2);
+        assert_eq!(children[1].total, 5);
+    }
 }

@@ -93,9 +93,10 @@ impl SearchStats {
 /// A suggestion: the move, the line it starts, and how the search went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
-    /// The placement to play now. Its piece differs from the current piece when it holds.
+    /// The placement to play now.
     pub placement: Placement,
-    /// Whether the move uses hold.
+    /// Whether the move uses hold: then it places the held piece, or with an empty hold the
+    /// next one (which may be the same kind of piece as the current one).
     pub uses_hold: bool,
     /// The planned line, this move first.
     pub line: Vec<Placement>,
@@ -198,6 +199,7 @@ impl<E: Evaluator> Engine<E> {
             },
             key: 0,
             seq: 0,
+            held: false,
         };
         let mut counters = PassCounters {
             nodes: 0,
@@ -258,7 +260,7 @@ impl<E: Evaluator> Engine<E> {
         let placement = line.placements[0];
         Some(Plan {
             placement,
-            uses_hold: placement.piece != state.current,
+            uses_hold: line.uses_hold,
             line: line.placements,
             alternatives: line.alternatives,
             score: line.score,

@@ -22,17 +22,6 @@ pub struct PositionEval {
     pub max_height: u8,
 }
 
-/// What a position evaluation may read besides the key (board, roof, hold).
-#[derive(Clone, Copy, Debug)]
-pub struct PositionContext<'a> {
-    /// Search depth of the position (0 = after placing the current piece).
-    pub depth: usize,
-    /// Pieces still to come after this position, next first.
-    pub pending: &'a [Piece],
-    /// Pieces placed in the game before this position.
-    pub pieces_before: u64,
-}
-
 /// What the context score sees about the placement that led to a position.
 #[derive(Clone, Copy, Debug)]
 pub struct StepContext<'a> {
@@ -48,6 +37,8 @@ pub struct StepContext<'a> {
     pub pending: &'a [Piece],
     /// The held piece after the placement.
     pub hold: Option<Piece>,
+    /// Pieces placed in the game before this placement.
+    pub pieces_placed: u64,
 }
 
 /// The context score of one placement: `reward` accumulates along the search path; `leaf`
@@ -64,16 +55,32 @@ pub struct StepScore {
 ///
 /// The position evaluation is expensive and cached under the key (board, roof, hold). A cached
 /// value is reused wherever its key recurs, at the same depth within a search and one depth
-/// shallower in the next search after a matched rotation. The context score is cheap and never
-/// cached.
+/// shallower in the next search after a matched rotation. So it receives exactly what the key
+/// covers, the board (its roof is a function of it) and the held piece, and nothing else: an
+/// evaluator that wanted the queue, the depth or the game's progress here would be served stale
+/// values, and by this signature it cannot be written. Everything else goes to the context
+/// score, which is cheap and never cached.
+///
+/// The cached stage once also received a context (depth, pending pieces, pieces placed) that
+/// the key does not cover; an evaluator reading it, like this one, compiled and was served
+/// stale values after a rotation. It no longer compiles:
+///
+/// ```compile_fail
+/// use board::{Board, Piece};
+/// use search::{Evaluator, PositionContext, PositionEval, StepContext, StepScore};
+/// struct Peeks;
+/// impl Evaluator for Peeks {
+///     fn position(&self, _: &Board, _: Option<Piece>, ctx: &PositionContext<'_>) -> PositionEval {
+///         PositionEval { value: ctx.pending.len() as i32, ..PositionEval::default() }
+///     }
+///     fn context(&self, _: &PositionEval, _: &StepContext<'_>) -> StepScore {
+///         StepScore::default()
+///     }
+/// }
+/// ```
 pub trait Evaluator {
-    /// Evaluates a position.
-    fn position(
-        &self,
-        board: &Board,
-        hold: Option<Piece>,
-        ctx: &PositionContext<'_>,
-    ) -> PositionEval;
+    /// Evaluates a position from its key alone: the board and the held piece.
+    fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval;
     /// Scores the placement that led to a position, given its cached evaluation.
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore;
 }
@@ -163,8 +170,6 @@ impl Default for Weights {
 
 /// The default evaluator: the features strong engines use, weighted by [`Weights`].
 ///
-/// Key purity: [`Evaluator::position`] reads only the board and the hold, never the context,
-/// so a cached value is right wherever its key recurs.
 #[derive(Clone, Debug, Default)]
 pub struct DefaultEvaluator {
     /// The weights.
@@ -179,12 +184,7 @@ impl DefaultEvaluator {
 }
 
 impl Evaluator for DefaultEvaluator {
-    fn position(
-        &self,
-        board: &Board,
-        hold: Option<Piece>,
-        _ctx: &PositionContext<'_>,
-    ) -> PositionEval {
+    fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval {
         let w = &self.weights;
         let cols = board.columns();
         // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
@@ -347,15 +347,7 @@ mod tests {
 
     fn eval(text: &str) -> PositionEval {
         let b: Board = text.parse().unwrap();
-        DefaultEvaluator::default().position(
-            &b,
-            None,
-            &PositionContext {
-                depth: 0,
-                pending: &[],
-                pieces_before: 0,
-            },
-        )
+        DefaultEvaluator::default().position(&b, None)
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //!
 //! For each candidate placement the search builds the resulting board and looks it up in the
 //! depth's table under (board, roof, hold after the placement). A miss runs the expensive
-//! [`Evaluator::position`] and stores it; a hit reuses it. The cheap [`Evaluator::context`]
-//! (lines, spin, attack, depth, back-to-back, combo, pending pieces) is never cached. Between
+//! [`Evaluator::position`], which by its signature sees only that key, and stores it; a hit
+//! reuses it. The cheap [`Evaluator::context`] (lines, spin, attack, depth, back-to-back, combo,
+//! pending pieces) is never cached. Between
 //! moves the engine compares the new board with the one it predicted and rotates or clears the
 //! tables.
 //!
@@ -29,10 +30,8 @@ mod state;
 
 pub use beam::{DepthCounters, position_key};
 pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, SearchStats};
-pub use eval::{
-    DefaultEvaluator, Evaluator, PositionContext, PositionEval, StepContext, StepScore, Weights,
-};
+pub use eval::{DefaultEvaluator, Evaluator, PositionEval, StepContext, StepScore, Weights};
 pub use state::{
-    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, lock, score_clear,
+    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, PlayError, lock, score_clear,
 };
 pub use tt_depth::Transition;

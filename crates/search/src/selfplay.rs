@@ -109,10 +109,21 @@ impl Game {
 
     /// Plays a plan the engine made for the current state.
     pub fn play(&mut self, plan: Plan) -> Option<Step> {
+        // The piece after the move comes from the bag even when no preview shows it: one
+        // piece, or two for a hold into an empty hold.
+        let taken = if plan.uses_hold && self.state.hold.is_none() {
+            2
+        } else {
+            1
+        };
+        while self.state.queue.len() < taken {
+            let p = self.bag.next_piece();
+            self.state.queue.push(p);
+        }
         let outcome = self
             .state
-            .play(&plan.placement)
-            .expect("the engine only suggests the current or the held piece");
+            .play(&plan.placement, plan.uses_hold)
+            .expect("the engine only suggests the current, the held or the next piece");
         while self.state.queue.len() < self.previews {
             let p = self.bag.next_piece();
             self.state.queue.push(p);

@@ -80,7 +80,8 @@ pub fn score_clear(lines: u32, spin: Spin, board_after: &Board, before: Carried)
         b2b_bonus,
         carried: Carried {
             b2b: keeps_b2b,
-            combo: before.combo + 1,
+            // Saturating: a front end may start a game with any combo count.
+            combo: before.combo.saturating_add(1),
         },
     }
 }
@@ -121,34 +122,70 @@ impl GameState {
         }
     }
 
-    /// Plays `p` (which must be a legal placement of the current piece, or of the piece that
-    /// holding would bring out) and advances the queue. Returns the outcome, or `None` when
-    /// `p`'s piece is neither the current piece nor reachable by holding, or when no piece is
-    /// left to bring out.
-    pub fn play(&mut self, p: &Placement) -> Option<Outcome> {
-        if p.piece != self.current {
-            // Holding: swap with the held piece, or bring out the next one.
-            let out = match self.hold {
-                Some(h) => h,
-                None => *self.queue.first()?,
-            };
-            if out != p.piece {
-                return None;
-            }
-            if self.hold.is_none() {
-                self.queue.remove(0);
-            }
+    /// Plays `p` and advances the queue. `hold` says whether the hold key was pressed: then
+    /// `p` must be the held piece (which swaps with the current one) or, with an empty hold,
+    /// the next piece (the current one is banked and the queue advances by two). Without hold
+    /// `p` must be the current piece.
+    ///
+    /// The piece after the move must be known: the queue must hold one piece, or two for a
+    /// hold into an empty hold. On an error nothing changes.
+    pub fn play(&mut self, p: &Placement, hold: bool) -> Result<Outcome, PlayError> {
+        // (the piece the move places, pieces it takes from the queue)
+        let (placed, taken) = match (hold, self.hold) {
+            (false, _) => (self.current, 1),
+            (true, Some(h)) => (h, 1),
+            (true, None) => (*self.queue.first().ok_or(PlayError::UnknownPiece)?, 2),
+        };
+        if p.piece != placed {
+            return Err(PlayError::WrongPiece {
+                expected: placed,
+                found: p.piece,
+            });
+        }
+        if self.queue.len() < taken {
+            return Err(PlayError::UnknownPiece);
+        }
+        if hold {
             self.hold = Some(self.current);
         }
+        self.current = self.queue[taken - 1];
+        self.queue.drain(..taken);
         let outcome = lock(&mut self.board, p, self.carried);
         self.carried = outcome.carried;
         self.pieces_placed += 1;
-        if !self.queue.is_empty() {
-            self.current = self.queue.remove(0);
-        }
-        Some(outcome)
+        Ok(outcome)
     }
 }
+
+/// Why [`GameState::play`] refused a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The move places another piece than the rules give.
+    WrongPiece {
+        /// The piece the move had to place (current, held, or next, by the hold flag).
+        expected: Piece,
+        /// The piece it placed.
+        found: Piece,
+    },
+    /// The queue is too short to know the piece after the move.
+    UnknownPiece,
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::WrongPiece { expected, found } => {
+                write!(
+                    f,
+                    "the move places {found}, but the piece to place is {expected}"
+                )
+            }
+            PlayError::UnknownPiece => write!(f, "the queue does not say which piece comes next"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
 
 #[cfg(test)]
 mod tests {
@@ -248,17 +285,61 @@ mod tests {
     #[test]
     fn play_handles_hold() {
         use board::{Rules, generate};
-        let mut g = GameState::new(Piece::T, vec![Piece::I, Piece::O]);
+        let mut g = GameState::new(Piece::T, vec![Piece::I, Piece::O, Piece::S]);
         // Holding with an empty hold brings out I and keeps T.
         let i = generate(&g.board, Piece::I, Rules::Srs)[0];
-        g.play(&i).unwrap();
+        g.play(&i, true).unwrap();
         assert_eq!(
             (g.current, g.hold, g.queue.clone()),
-            (Piece::O, Some(Piece::T), vec![])
+            (Piece::O, Some(Piece::T), vec![Piece::S])
         );
-        // O is neither current-held nor the hold: a Z placement is refused.
+        // O is current and T is held: a Z placement is refused either way, and nothing changes.
         let z = generate(&g.board, Piece::Z, Rules::Srs)[0];
-        assert_eq!(g.play(&z), None);
-        assert_eq!(g.pieces_placed, 1);
+        let before = g.clone();
+        assert_eq!(
+            g.play(&z, false),
+            Err(PlayError::WrongPiece {
+                expected: Piece::O,
+                found: Piece::Z
+            })
+        );
+        assert_eq!(
+            g.play(&z, true),
+            Err(PlayError::WrongPiece {
+                expected: Piece::T,
+                found: Piece::Z
+            })
+        );
+        assert_eq!(g, before);
+        // A swap plays T and banks O.
+        let t = generate(&g.board, Piece::T, Rules::Srs)[0];
+        g.play(&t, true).unwrap();
+        assert_eq!(
+            (g.current, g.hold, g.pieces_placed),
+            (Piece::S, Some(Piece::O), 2)
+        );
+        // The queue is empty now: the piece after S is unknown, so S cannot be played yet.
+        let s = generate(&g.board, Piece::S, Rules::Srs)[0];
+        assert_eq!(g.play(&s, false), Err(PlayError::UnknownPiece));
+        g.queue.push(Piece::L);
+        assert!(g.play(&s, false).is_ok());
+    }
+
+    /// Overflow: a front end may start a game with any combo count; the next clear must not
+    /// overflow (`combo + 1` panicked in debug builds at u32::MAX).
+    #[test]
+    fn overflow_a_clear_at_the_largest_combo_saturates() {
+        let b = board_with_rows(0);
+        let o = score_clear(
+            1,
+            Spin::None,
+            &b,
+            Carried {
+                b2b: false,
+                combo: u32::MAX,
+            },
+        );
+        assert_eq!(o.carried.combo, u32::MAX);
+        assert_eq!(o.attack, 5, "the combo table's last entry");
     }
 }

@@ -3,11 +3,13 @@
 //! `cargo xtask test-matrix` checks at several values), with an evaluator that would notice a
 //! stale or misrotated table, and across garbage that clears the tables.
 
+mod common;
+
 use board::{Board, Piece, Placement};
+use common::shaft_of_os;
 use search::selfplay::Game;
 use search::{
-    Config, DefaultEvaluator, Engine, Evaluator, PositionContext, PositionEval, StepContext,
-    StepScore, Transition,
+    Config, DefaultEvaluator, Engine, Evaluator, PositionEval, StepContext, StepScore, Transition,
 };
 
 fn config(use_cache: bool) -> Config {
@@ -63,31 +65,21 @@ fn the_same_seed_replays_the_same_game() {
 }
 
 /// The default evaluation plus a term that depends on the absolute piece index of the
-/// position. It is only key-pure while the table at depth d holds positions that are d+1
-/// pieces ahead: a stale table whose keys recur would feed the search values computed for
-/// another index, and the moves would change.
-///
-/// What it cannot see: a board's cell count fixes its piece index modulo 5 (4 cells per piece,
-/// 10 per line), so a table off by one to four depths almost never returns a false hit; a
-/// rotation in the wrong direction only loses hits. The hit-rate assertion in
-/// `garbage_between_moves_clears_the_tables_and_changes_nothing_else` catches that.
+/// placement. Such a term can only live in the uncached context stage (the position stage sees
+/// nothing but its key, by its signature), so caching and rotation must leave the moves alone.
 struct DepthSensitive(DefaultEvaluator);
 
 impl Evaluator for DepthSensitive {
-    fn position(
-        &self,
-        board: &Board,
-        hold: Option<Piece>,
-        ctx: &PositionContext<'_>,
-    ) -> PositionEval {
-        let mut e = self.0.position(board, hold, ctx);
-        let mix = (board.hash64() ^ ctx.pieces_before.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        e.value += (mix >> 54) as i32 - 512;
-        e
+    fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval {
+        self.0.position(board, hold)
     }
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore {
-        self.0.context(eval, step)
+        let mut s = self.0.context(eval, step);
+        let mix = (step.pieces_placed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (step.depth as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9))
+        .wrapping_mul(0x94d0_49bb_1331_11eb);
+        s.leaf += (mix >> 54) as i32 - 512;
+        s
     }
 }
 
@@ -127,17 +119,59 @@ fn garbage_between_moves_clears_the_tables_and_changes_nothing_else() {
         after.plan.stats.clears, 2,
         "one fresh start and one mismatch"
     );
-    // Hit counts mean something only when the table is big enough to hold a search's
-    // positions (TETRIS_TT_BITS=1 has two slots).
     if tt_core::BITS >= 12 {
-        // After a matched move nearly every depth-0 candidate was a depth-1 position of the
-        // last search: a rotation in the wrong direction would make these miss.
+        // With room for a whole search (from 12 bits), after a matched move nearly every
+        // depth-0 candidate was a depth-1 position of the last search.
         let d0 = &matched.plan.stats.depth[0];
         assert!(d0.hits * 10 >= d0.lookups * 9, "depth 0: {d0:?}");
         // After the garbage nothing is carried over: depth 0 only hits on positions that
         // repeat within this search.
         assert!(after.plan.stats.depth[0].hits * 2 < after.plan.stats.depth[0].lookups);
+    } else {
+        // Smaller tables cannot hold a search, so hit counts say little here. What holds at
+        // every size: evaluations never exceed candidates, and the rotation direction is
+        // checked by `rotation_direction_at_every_table_size` with a search sized to fit.
+        assert!(after.plan.stats.evaluations <= after.plan.stats.nodes);
     }
+}
+
+/// Guards the direction of rotation at every TETRIS_TT_BITS, 1 included: after a matched
+/// move, depth d must find exactly what depth d + 1 stored in the last search (one key each),
+/// and the deepest depth starts empty. A rotation the wrong way, or tables indexed from the
+/// wrong end, would make these lookups miss.
+#[test]
+fn rotation_direction_at_every_table_size() {
+    let previews = 3;
+    let mut engine = Engine::with_config(Config {
+        beam_width: 4,
+        previews,
+        ..config(true)
+    });
+    let mut state = shaft_of_os(previews);
+    let first = engine.suggest(&state).expect("the shaft has room");
+    assert_eq!(
+        first.stats.nodes,
+        (previews + 1) as u64,
+        "one candidate per depth"
+    );
+    assert!(
+        first
+            .stats
+            .depth
+            .iter()
+            .all(|d| (d.lookups, d.hits) == (1, 0))
+    );
+    state.play(&first.placement, first.uses_hold).unwrap();
+    state.queue.push(Piece::O);
+    let second = engine.suggest(&state).expect("still room");
+    assert_eq!(second.stats.transition, Transition::Rotated);
+    let by_depth: Vec<(u64, u64)> = second
+        .stats
+        .depth
+        .iter()
+        .map(|d| (d.lookups, d.hits))
+        .collect();
+    assert_eq!(by_depth, vec![(1, 1), (1, 1), (1, 1), (1, 0)]);
 }
 
 #[test]
