@@ -7,7 +7,7 @@
 #![deny(missing_docs)]
 
 use board::{Board, Piece};
-use search::GameState;
+use game::GameState;
 
 /// The board positions every bench uses, by name: `empty`, `tspin`, `dt-cannon`, `terrible`
 /// (from the move-generation cases file).

@@ -2,7 +2,8 @@
 //! second), and a 100-piece self-play game. Ids carry TETRIS_TT_BITS.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use search::selfplay::Game;
+use game::Game;
+use search::selfplay;
 use search::{Config, Engine};
 use std::hint::black_box;
 use tt_core::BITS;
@@ -31,7 +32,7 @@ fn self_play(c: &mut Criterion) {
             let mut engine = Engine::with_config(Config::default());
             let mut game = Game::new(1, engine.config().previews);
             for _ in 0..100 {
-                black_box(game.step(&mut engine));
+                black_box(selfplay::step(&mut engine, &mut game));
             }
             game.totals().attack
         })

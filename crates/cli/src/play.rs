@@ -2,8 +2,9 @@
 
 use crate::colorboard::{ColorBoard, draw_cell, mini};
 use crate::summary::{Recorder, Summary};
+use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use search::selfplay::{Game, Step};
+use search::selfplay::{self, Step};
 use search::{Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -42,7 +43,7 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     let start = Instant::now();
     let stdout = std::io::stdout();
     for _ in 0..opts.pieces {
-        let Some(step) = game.step(&mut engine) else {
+        let Some(step) = selfplay::step(&mut engine, &mut game) else {
             break;
         };
         rec.add(&step);

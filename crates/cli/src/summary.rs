@@ -109,7 +109,7 @@ impl Recorder {
         &self,
         engine: &Engine<E>,
         seed: u64,
-        totals: &search::selfplay::Totals,
+        totals: &game::Totals,
         seconds: f64,
     ) -> Summary {
         let mut ms = self.move_ms.clone();

@@ -6,7 +6,8 @@
 //! leaves the game state as it was.
 
 use board::{Board, HEIGHT, Piece, Placement, Rotation, Spin, WIDTH, generate};
-use search::{Carried, Config, DefaultEvaluator, Engine, GameState, Plan, Weights};
+use game::{Carried, GameState};
+use search::{Config, DefaultEvaluator, Engine, Plan, Weights};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -241,7 +242,7 @@ impl<W: Write> Bot<W> {
                 wanted.piece, wanted.rotation, wanted.x, wanted.y
             ));
         };
-        let outcome = search::lock(&mut g.board, &placement, g.carried);
+        let outcome = game::lock(&mut g.board, &placement, g.carried);
         g.carried = outcome.carried;
         g.hold = hold;
         // Holding into an empty hold puts the current piece away and plays the next one.

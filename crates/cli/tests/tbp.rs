@@ -4,8 +4,8 @@
 //! and impossible lines that the bot must survive.
 
 use board::{Board, Piece, Placement, Rotation, Rules, Spin, generate};
-use search::selfplay::Bag;
-use search::{Carried, lock};
+use game::Bag;
+use game::{Carried, lock};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

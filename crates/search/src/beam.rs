@@ -1,8 +1,8 @@
 //! The beam search.
 
 use crate::eval::{Evaluator, PositionEval, StepContext};
-use crate::state::{Carried, lock};
 use board::{Board, Piece, Placement, Rules, generate_into};
+use game::{Carried, lock};
 use hashbrown::HashTable;
 use std::time::Instant;
 use tt_depth::DepthTables;

@@ -2,8 +2,8 @@
 
 use crate::beam::{Buffers, DepthCounters, Node, Pass, PassCounters, run_pass};
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
-use crate::state::GameState;
 use board::{Board, Piece, Placement, Rules};
+use game::GameState;
 use std::time::{Duration, Instant};
 use tt_depth::{DepthTables, Transition};
 

@@ -1,8 +1,8 @@
 //! Evaluation in two stages: the cached position evaluation and the cheap context score.
 
-use crate::state::Outcome;
 use board::{Board, HEIGHT, Piece, Spin, WIDTH};
 use bytemuck::Zeroable;
+use game::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// The cached result of a position evaluation: a value and auxiliary scores. 8 bytes, so a
@@ -284,9 +284,8 @@ impl Evaluator for DefaultEvaluator {
             reward += w.b2b_clear;
         }
         if o.lines > 0 {
-            let combo_index =
-                (o.carried.combo as usize - 1).min(crate::state::COMBO_ATTACK.len() - 1);
-            reward += w.combo_attack * crate::state::COMBO_ATTACK[combo_index] as i32;
+            let combo_index = (o.carried.combo as usize - 1).min(game::COMBO_ATTACK.len() - 1);
+            reward += w.combo_attack * game::COMBO_ATTACK[combo_index] as i32;
         }
         reward += w.attack * o.attack as i32;
         if step.piece == Piece::T && !(o.spin != Spin::None && o.lines > 0) {

@@ -10,12 +10,13 @@
 //! tables.
 //!
 //! ```
-//! use search::{Config, Engine, selfplay::Game};
+//! use game::Game;
+//! use search::{Config, Engine, selfplay};
 //!
 //! let mut engine = Engine::with_config(Config { beam_width: 16, previews: 2, ..Config::default() });
 //! let mut game = Game::new(7, 2);
 //! for _ in 0..5 {
-//!     let step = game.step(&mut engine).expect("five pieces never top out");
+//!     let step = selfplay::step(&mut engine, &mut game).expect("five pieces never top out");
 //!     assert!(step.plan.stats.nodes > 0);
 //! }
 //! assert_eq!(game.totals().pieces, 5);
@@ -26,12 +27,8 @@ mod beam;
 mod engine;
 mod eval;
 pub mod selfplay;
-mod state;
 
 pub use beam::{DepthCounters, position_key};
 pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, SearchStats};
 pub use eval::{DefaultEvaluator, Evaluator, PositionEval, StepContext, StepScore, Weights};
-pub use state::{
-    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, PlayError, lock, score_clear,
-};
 pub use tt_depth::Transition;

@@ -7,7 +7,8 @@ mod common;
 
 use board::{Board, Piece, Placement};
 use common::shaft_of_os;
-use search::selfplay::Game;
+use game::Game;
+use search::selfplay;
 use search::{
     Config, DefaultEvaluator, Engine, Evaluator, PositionEval, StepContext, StepScore, Transition,
 };
@@ -34,7 +35,9 @@ fn play<E: Evaluator>(
             // Garbage arrives between moves: one row, hole moving along.
             game.state_mut().board.push_garbage(i % 10, 1);
         }
-        let Some(step) = game.step(engine) else { break };
+        let Some(step) = selfplay::step(engine, &mut game) else {
+            break;
+        };
         moves.push(step.plan.placement);
     }
     moves
@@ -109,11 +112,11 @@ fn garbage_between_moves_clears_the_tables_and_changes_nothing_else() {
     // The statistics show the clear on the move after the garbage.
     let mut engine = Engine::with_config(config(true));
     let mut game = Game::new(2, 4);
-    game.step(&mut engine).unwrap();
-    let matched = game.step(&mut engine).unwrap();
+    selfplay::step(&mut engine, &mut game).unwrap();
+    let matched = selfplay::step(&mut engine, &mut game).unwrap();
     assert_eq!(matched.plan.stats.transition, Transition::Rotated);
     game.state_mut().board.push_garbage(0, 2);
-    let after = game.step(&mut engine).unwrap();
+    let after = selfplay::step(&mut engine, &mut game).unwrap();
     assert_eq!(after.plan.stats.transition, Transition::Cleared);
     assert_eq!(
         after.plan.stats.clears, 2,
@@ -178,8 +181,8 @@ fn rotation_direction_at_every_table_size() {
 fn reset_forgets_the_prediction() {
     let mut engine = Engine::with_config(config(true));
     let mut game = Game::new(4, 4);
-    game.step(&mut engine).unwrap();
+    selfplay::step(&mut engine, &mut game).unwrap();
     engine.reset();
-    let step = game.step(&mut engine).unwrap();
+    let step = selfplay::step(&mut engine, &mut game).unwrap();
     assert_eq!(step.plan.stats.transition, Transition::Fresh);
 }

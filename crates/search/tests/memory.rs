@@ -1,6 +1,7 @@
 //! `Engine::memory_bytes` is exact: a counting global allocator sees the same live bytes.
 
-use search::selfplay::Game;
+use game::Game;
+use search::selfplay;
 use search::{Config, Engine};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -68,7 +69,7 @@ fn memory_bytes_matches_the_allocator() {
         "fresh engine"
     );
     for _ in 0..15 {
-        let step = game.step(&mut engine).expect("15 pieces do not top out");
+        let step = selfplay::step(&mut engine, &mut game).expect("15 pieces do not top out");
         drop(step);
         assert_eq!(
             (LIVE.load(Ordering::SeqCst) - baseline) as usize,

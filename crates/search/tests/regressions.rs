@@ -1,10 +1,10 @@
 //! Regression tests for defects found in review (issue 10). Each test names the defect it pins.
 
 use board::{Board, Piece};
-use search::selfplay::{Bag, Game};
-use search::{
-    Config, DefaultEvaluator, Engine, Evaluator, GameState, PositionEval, StepContext, StepScore,
-};
+use game::GameState;
+use game::{Bag, Game};
+use search::selfplay;
+use search::{Config, DefaultEvaluator, Engine, Evaluator, PositionEval, StepContext, StepScore};
 
 /// The default evaluation, plus a large bonus for a T in hold: the engine then wants to bank
 /// the T whenever it can.
@@ -78,8 +78,7 @@ fn check_real_seven_bag_game(seed: u64, previews: usize, pieces: usize) {
             (current, hold, &sequence[next..next + previews]),
             "previews {previews}, piece {i}: the game shows another state than the referee"
         );
-        let step = game
-            .step(&mut engine)
+        let step = selfplay::step(&mut engine, &mut game)
             .unwrap_or_else(|| panic!("previews {previews}: topped out at piece {i}"));
         let p = step.plan.placement.piece;
         if step.plan.uses_hold {

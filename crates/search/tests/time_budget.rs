@@ -3,7 +3,7 @@
 
 mod common;
 
-use search::selfplay::Game;
+use game::Game;
 use search::{Config, Engine};
 use std::time::{Duration, Instant};
 

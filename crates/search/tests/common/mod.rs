@@ -1,7 +1,7 @@
 //! Scenarios shared by the search tests.
 
 use board::{Board, Piece};
-use search::GameState;
+use game::GameState;
 
 /// A shaft two columns wide between walls as tall as the board, with only O pieces (one of
 /// them held): every O has exactly one placement (the walls block every shift while they are

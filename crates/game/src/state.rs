@@ -1,4 +1,4 @@
-//! Game state and the exact attack rules of rules.md.
+//! Game state and the exact attack rules (guideline table, back-to-back, combo, perfect clear).
 
 use board::{Board, Piece, Placement, Spin};
 
@@ -169,6 +169,8 @@ pub enum PlayError {
     },
     /// The queue is too short to know the piece after the move.
     UnknownPiece,
+    /// The game is already over.
+    GameOver,
 }
 
 impl std::fmt::Display for PlayError {
@@ -181,6 +183,7 @@ impl std::fmt::Display for PlayError {
                 )
             }
             PlayError::UnknownPiece => write!(f, "the queue does not say which piece comes next"),
+            PlayError::GameOver => write!(f, "the game is over"),
         }
     }
 }
