@@ -148,6 +148,12 @@ impl<E: Evaluator> Engine<E> {
         &self.evaluator
     }
 
+    /// Changes the rotation system. Cached evaluations stay valid (they depend on the board
+    /// and hold alone); only move generation changes.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.config.rules = rules;
+    }
+
     /// Starts a new game: clears every table and forgets the prediction.
     pub fn reset(&mut self) {
         self.tables.reset();

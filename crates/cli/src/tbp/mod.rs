@@ -1,0 +1,272 @@
+//! `tetris-tt tbp`: a Tetris Bot Protocol bot on standard input and output.
+//!
+//! Reads one JSON object per line and answers per the protocol. It reads loosely (extra fields,
+//! a number where a bool was expected, a board of fewer than 40 rows) and never dies of bad
+//! input: a malformed line gets one clear line on standard error and leaves the game as it was.
+//! Every `suggest` gets exactly one `suggestion`, with no move when the bot does not know the
+//! game. The front end is the authority on the game (see [`known`]).
+
+mod known;
+
+use board::{Placement, Rules};
+use known::{Known, Played, Randomizer, parse_move, parse_piece, parse_rules, parse_start};
+use search::{Config, DefaultEvaluator, Engine, Plan, Weights};
+use serde_json::{Value, json};
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// The longest a suggestion may take without `--think-ms`: some arenas forfeit a bot after
+/// 500 ms.
+pub(crate) const SAFETY: Duration = Duration::from_millis(400);
+
+pub(crate) struct Options {
+    pub(crate) config: Config,
+    pub(crate) weights: Weights,
+    pub(crate) think: Option<Duration>,
+}
+
+/// Where the bot stands with the front end's game.
+enum Game {
+    /// No game yet, or after `stop`.
+    None,
+    /// Following the game.
+    Known(Known),
+    /// A `play` could not be applied: the bot does not know the board until the next `start`.
+    Lost,
+}
+
+struct Bot<W: Write> {
+    out: W,
+    engine: Engine,
+    /// The rotation system given on the command line, used when `rules` names none.
+    default_rules: Rules,
+    think: Option<Duration>,
+    game: Game,
+    randomizer: Randomizer,
+    line_no: usize,
+}
+
+/// Runs the bot until `quit` or the end of input.
+pub(crate) fn run(mut input: impl BufRead, out: impl Write, opts: Options) -> std::io::Result<()> {
+    let mut bot = Bot {
+        out,
+        default_rules: opts.config.rules,
+        engine: Engine::new(opts.config, DefaultEvaluator::new(opts.weights)),
+        think: opts.think,
+        game: Game::None,
+        randomizer: Randomizer::Unknown,
+        line_no: 0,
+    };
+    bot.send(&json!({
+        "type": "info",
+        "name": "tetris-tt",
+        "version": env!("CARGO_PKG_VERSION"),
+        "author": "tetris-tt developers",
+        "features": [],
+    }))?;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                bot.warn(&format!("cannot read input: {e}"));
+                break;
+            }
+        }
+        bot.line_no += 1;
+        // A line that is not UTF-8 is one bad line, not the end of the game.
+        let Ok(line) = std::str::from_utf8(&buf) else {
+            bot.warn("a line that is not UTF-8; ignored");
+            continue;
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match bot.handle(line) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break,
+            Err(Problem::Bad(msg)) => bot.warn(&format!("{msg}; ignored")),
+            Err(Problem::Io(e)) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+enum Problem {
+    Bad(String),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for Problem {
+    fn from(e: std::io::Error) -> Self {
+        Problem::Io(e)
+    }
+}
+
+fn bad<T>(msg: impl Into<String>) -> Result<T, Problem> {
+    Err(Problem::Bad(msg.into()))
+}
+
+impl<W: Write> Bot<W> {
+    fn send(&mut self, v: &Value) -> std::io::Result<()> {
+        writeln!(self.out, "{v}")?;
+        self.out.flush()
+    }
+
+    fn warn(&self, msg: &str) {
+        eprintln!("tetris-tt tbp: line {}: {msg}", self.line_no);
+    }
+
+    fn handle(&mut self, line: &str) -> Result<Flow, Problem> {
+        let msg: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => return bad(format!("not a JSON object ({e})")),
+        };
+        let Some(kind) = msg.get("type").and_then(Value::as_str) else {
+            return bad("message without a \"type\" string");
+        };
+        match kind {
+            "rules" => match parse_rules(&msg) {
+                Ok(r) => {
+                    self.randomizer = r.randomizer;
+                    self.engine.set_rules(r.rules.unwrap_or(self.default_rules));
+                    self.send(&json!({"type": "ready"}))?;
+                }
+                Err(e) => {
+                    self.warn(&format!("rules: {e}"));
+                    self.send(&json!({"type": "error", "reason": "unsupported_rules"}))?;
+                }
+            },
+            "start" => {
+                let (mut known, warnings) = parse_start(&msg).map_err(Problem::Bad)?;
+                for w in warnings {
+                    self.warn(&w);
+                }
+                // A start in mid-game (garbage arrived) continues the same game.
+                if let Game::Known(g) = &self.game {
+                    known.pieces_placed = g.pieces_placed;
+                }
+                if self.randomizer != Randomizer::SevenBag && known.bag.is_some() {
+                    // A bag state without the seven_bag rules is still a 7-bag's state.
+                    self.randomizer = Randomizer::SevenBag;
+                }
+                self.game = Game::Known(known);
+            }
+            "suggest" => self.suggest()?,
+            "play" => self.play(&msg)?,
+            "new_piece" => {
+                let piece = msg
+                    .get("piece")
+                    .and_then(Value::as_str)
+                    .and_then(parse_piece)
+                    .ok_or_else(|| Problem::Bad("new_piece without a valid \"piece\"".into()))?;
+                match &mut self.game {
+                    Game::Known(g) => {
+                        if let Some(w) = g.new_piece(piece) {
+                            self.warn(&w);
+                        }
+                    }
+                    Game::None => return bad("new_piece before start"),
+                    Game::Lost => return bad("new_piece while waiting for a start"),
+                }
+            }
+            "stop" => {
+                self.game = Game::None;
+                self.engine.reset();
+            }
+            "quit" => return Ok(Flow::Quit),
+            _ => {} // Unknown message types are ignored, as the protocol asks.
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn suggest(&mut self) -> Result<(), Problem> {
+        let state = match &self.game {
+            Game::Known(g) => g.state(),
+            Game::None => Err("suggest before start"),
+            Game::Lost => Err("suggest while the board is unknown (waiting for a start)"),
+        };
+        let state = match state {
+            Ok(s) => s,
+            Err(why) => {
+                self.warn(&format!("{why}; answered with no move"));
+                self.send(&json!({"type": "suggestion", "moves": []}))?;
+                return Ok(());
+            }
+        };
+        let start = Instant::now();
+        let plan: Option<Plan> = match self.think {
+            Some(t) => self.engine.suggest_until(&state, start + t),
+            None => self.engine.suggest_fixed_within(&state, start + SAFETY),
+        };
+        let (moves, info) = match &plan {
+            Some(p) => (
+                std::iter::once(&p.placement)
+                    .chain(&p.alternatives)
+                    .map(move_json)
+                    .collect::<Vec<_>>(),
+                json!({
+                    "nodes": p.stats.nodes,
+                    "nps": p.stats.nps(),
+                    "depth": p.stats.search_depth,
+                    "extra": format!(
+                        "width {} passes {} hits {}/{} {:?}",
+                        p.stats.width,
+                        p.stats.passes,
+                        p.stats.hits(),
+                        p.stats.lookups(),
+                        p.stats.transition
+                    ),
+                }),
+            ),
+            // No placement exists: the game is lost. Say so with an empty list.
+            None => (vec![], json!({"nodes": 0, "nps": 0.0, "depth": 0})),
+        };
+        self.send(&json!({"type": "suggestion", "moves": moves, "move_info": info}))?;
+        Ok(())
+    }
+
+    fn play(&mut self, msg: &Value) -> Result<(), Problem> {
+        let rules = self.engine.config().rules;
+        let g = match &mut self.game {
+            Game::Known(g) => g,
+            Game::None => return bad("play before start"),
+            Game::Lost => return bad("play while waiting for a start"),
+        };
+        let (mv, hold) = parse_move(msg).map_err(Problem::Bad)?;
+        match g.play(&mv, hold, rules) {
+            Ok(Played::Reached) => {}
+            Ok(Played::Adopted(why)) => {
+                self.warn(&format!("play adopted from the front end: {why}"));
+            }
+            Err(why) => {
+                self.game = Game::Lost;
+                self.engine.reset();
+                self.warn(&format!("{why}; the board is unknown until the next start"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn move_json(p: &Placement) -> Value {
+    json!({
+        "location": {
+            "type": p.piece.to_char().to_string(),
+            "orientation": p.rotation.name(),
+            "x": p.x,
+            "y": p.y,
+        },
+        "spin": p.spin.name(),
+    })
+}
+
+#[cfg(test)]
+mod fuzz;
