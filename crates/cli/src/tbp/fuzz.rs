@@ -169,7 +169,7 @@ fn ten_thousand_junk_lines_mixed_with_real_games_are_survived() {
         let fresh = &game.state().queue[game.state().queue.len() - taken..];
         // The hold flag goes with the move only where the piece cannot tell.
         let flag = (plan.uses_hold && plan.placement.piece == before.current).then_some(true);
-        for p in fresh.to_vec() {
+        for p in fresh.iter().copied() {
             line(
                 &mut input,
                 json!({"type": "new_piece", "piece": p.to_char().to_string()})
