@@ -24,8 +24,8 @@
 //! assert_eq!(table.occupancy(), 0);
 //! ```
 //!
-//! With the cargo feature `stats`, [`Table::stats`] counts lookups, hits, misses, stores and
-//! replacements. Without it the counters do not exist.
+//! With the cargo feature `stats`, `Table::stats` counts lookups, hits, misses, stores and
+//! replacements. Without it the counters (and that method) do not exist.
 #![deny(missing_docs)]
 
 use bitvec::prelude::{BitVec, Lsb0};
