@@ -40,5 +40,5 @@ mod text;
 pub use board::{Board, HEIGHT, WIDTH};
 pub use movegen::{Placement, generate, generate_into};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};
-pub use position::{Input, LOCK_OUT_ROW, Moved, PiecePos, SPAWN_X, SPAWN_Y};
+pub use position::{Input, InputCosts, LOCK_OUT_ROW, Moved, PiecePos, SPAWN_X, SPAWN_Y};
 pub use text::{ParseBoardError, ParseBoardErrorKind};

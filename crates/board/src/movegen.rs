@@ -11,7 +11,7 @@
 
 use crate::board::{Board, ROWS, WIDTH};
 use crate::piece::{Piece, Rotation, Rules, Spin};
-use crate::position::{Input, PiecePos, SPAWN_X, SPAWN_Y, find_inputs};
+use crate::position::{Input, InputCosts, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
 
 /// A place where a piece can lock, in the rules.md (TBP) frame.
 ///
@@ -73,10 +73,23 @@ impl Placement {
     }
 
     /// A shortest input sequence from spawn that reaches this placement with its spin kind,
-    /// found by a breadth-first search with the plain rules. The piece locks where the sequence
-    /// leaves it. Found on demand, not during generation, because the search never needs it.
+    /// found with the plain rules. The piece locks where the sequence leaves it. Found on
+    /// demand, not during generation, because the search never needs it.
     pub fn inputs(&self, board: &Board, rules: Rules) -> Option<Vec<Input>> {
-        find_inputs(board, self.cells(), self.piece, self.spin, rules)
+        self.cheapest_inputs(board, rules, &InputCosts::COUNT)
+            .map(|(_, path)| path)
+    }
+
+    /// A cheapest input sequence by `costs` (for example frames in an arena, where a hard drop
+    /// is free and every soft-dropped row costs), with its total cost. `None` when the
+    /// placement is unreachable.
+    pub fn cheapest_inputs(
+        &self,
+        board: &Board,
+        rules: Rules,
+        costs: &InputCosts,
+    ) -> Option<(u32, Vec<Input>)> {
+        cheapest_inputs(board, self.cells(), self.piece, self.spin, rules, costs)
     }
 }
 

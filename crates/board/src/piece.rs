@@ -38,6 +38,11 @@ pub enum Rotation {
 
 /// Which rotation system is in force. Chosen at run time.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Rules {
     /// Guideline SRS, no 180-degree turns (the default).
     #[default]

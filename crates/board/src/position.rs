@@ -196,23 +196,69 @@ impl PiecePos {
     }
 }
 
-/// Finds a shortest input sequence from spawn that leaves `piece` resting on `board` covering
-/// exactly `target`'s cells with spin kind `spin`. Breadth-first over (position, last input
-/// kind); `None` when it is unreachable.
-pub(crate) fn find_inputs(
+/// What each input costs, for [`cheapest_inputs`]. Frames in an arena's time model, or 1 per
+/// input to count inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputCosts {
+    /// A shift left or right.
+    pub shift: u32,
+    /// A clockwise or counter-clockwise turn.
+    pub rotate: u32,
+    /// A 180-degree turn.
+    pub rotate_180: u32,
+    /// Moving down one row.
+    pub soft_drop_row: u32,
+    /// Dropping to the floor.
+    pub hard_drop: u32,
+}
+
+impl InputCosts {
+    /// One per input: the cheapest sequence is the shortest.
+    pub const COUNT: InputCosts = InputCosts {
+        shift: 1,
+        rotate: 1,
+        rotate_180: 1,
+        soft_drop_row: 1,
+        hard_drop: 1,
+    };
+
+    /// The cost of one input.
+    pub const fn of(&self, input: Input) -> u32 {
+        match input {
+            Input::Left | Input::Right => self.shift,
+            Input::Cw | Input::Ccw => self.rotate,
+            Input::Half => self.rotate_180,
+            Input::SoftDrop => self.soft_drop_row,
+            Input::HardDrop => self.hard_drop,
+        }
+    }
+}
+
+/// Finds a cheapest input sequence from spawn, by `costs`, that leaves `piece` locked on
+/// `board` covering exactly `target`'s cells with spin kind `spin`, and its total cost.
+///
+/// A hard drop locks the piece where it lands, so it can only end a sequence; a piece that
+/// already rests may also lock where it is (a sequence that ends without a hard drop). So a
+/// tuck under an overhang pays for every row it soft-drops. Dijkstra over (position, last
+/// input kind, dropped) with a bucket queue (costs are small integers, zero allowed); `None`
+/// when it is unreachable. Ties go to the input listed first (hard drop, then shifts, turns and
+/// soft drop), so the answer is deterministic.
+pub(crate) fn cheapest_inputs(
     board: &Board,
     target_cells: [(i8, i8); 4],
     piece: Piece,
     spin: Spin,
     rules: Rules,
-) -> Option<Vec<Input>> {
-    // State index: ((rot * WIDTH + x) * HEIGHT + y) * 3 + tag, tag 0 = slid/spawned,
-    // 1 = turned (tests 1-4 or 6), 2 = turned with the fifth test. Only the tag of the last
-    // input matters for the spin.
+    costs: &InputCosts,
+) -> Option<(u32, Vec<Input>)> {
+    // State index: (((rot * WIDTH + x) * HEIGHT + y) * 3 + tag) * 2 + dropped, tag 0 =
+    // slid/spawned, 1 = turned (tests 1-4 or 6), 2 = turned with the fifth test. Only the tag
+    // of the last input matters for the spin; a dropped state is locked.
     const TAGS: usize = 3;
-    let n = 4 * WIDTH * HEIGHT * TAGS;
-    let idx = |p: &PiecePos, tag: usize| {
-        ((p.rotation as usize * WIDTH + p.x as usize) * HEIGHT + p.y as usize) * TAGS + tag
+    let n = 4 * WIDTH * HEIGHT * TAGS * 2;
+    let idx = |p: &PiecePos, tag: usize, dropped: bool| {
+        (((p.rotation as usize * WIDTH + p.x as usize) * HEIGHT + p.y as usize) * TAGS + tag) * 2
+            + dropped as usize
     };
     let tag_of = |m: Moved| match m {
         Moved::Turned(4) => 2,
@@ -223,11 +269,12 @@ pub(crate) fn find_inputs(
     want.sort_unstable();
     let start = PiecePos::spawn(board, piece)?;
     let mut parent: Vec<Option<(usize, Input)>> = vec![None; n];
-    let mut seen = vec![false; n];
-    let mut queue = VecDeque::new();
-    let s = idx(&start, 0);
-    seen[s] = true;
-    queue.push_back((start, 0usize));
+    let mut best = vec![u32::MAX; n];
+    let mut done = vec![false; n];
+    // buckets[c] holds the states reached at cost c.
+    let mut buckets: Vec<VecDeque<(PiecePos, usize, bool)>> = vec![VecDeque::new()];
+    best[idx(&start, 0, false)] = 0;
+    buckets[0].push_back((start, 0usize, false));
     let inputs: &[Input] = if rules.has_180() {
         &[
             Input::HardDrop,
@@ -248,8 +295,17 @@ pub(crate) fn find_inputs(
             Input::SoftDrop,
         ]
     };
-    while let Some((p, tag)) = queue.pop_front() {
-        let here = idx(&p, tag);
+    let mut cost = 0;
+    while cost < buckets.len() {
+        let Some((p, tag, dropped)) = buckets[cost].pop_front() else {
+            cost += 1;
+            continue;
+        };
+        let here = idx(&p, tag, dropped);
+        if done[here] || best[here] != cost as u32 {
+            continue;
+        }
+        done[here] = true;
         if p.is_resting(board) {
             let mut cells = p.cells();
             cells.sort_unstable();
@@ -266,19 +322,27 @@ pub(crate) fn find_inputs(
                     at = from;
                 }
                 path.reverse();
-                return Some(path);
+                return Some((cost as u32, path));
             }
+        }
+        if dropped {
+            continue;
         }
         for &input in inputs {
             let (q, moved) = p.apply(board, input, rules);
             if moved == Moved::No {
                 continue;
             }
-            let j = idx(&q, tag_of(moved));
-            if !seen[j] {
-                seen[j] = true;
+            let dropped = input == Input::HardDrop;
+            let j = idx(&q, tag_of(moved), dropped);
+            let c = cost + costs.of(input) as usize;
+            if !done[j] && (c as u32) < best[j] {
+                best[j] = c as u32;
                 parent[j] = Some((here, input));
-                queue.push_back((q, tag_of(moved)));
+                if buckets.len() <= c {
+                    buckets.resize_with(c + 1, VecDeque::new);
+                }
+                buckets[c].push_back((q, tag_of(moved), dropped));
             }
         }
     }

@@ -24,6 +24,7 @@
 mod randomizer;
 mod solo;
 mod state;
+pub mod versus;
 
 pub use randomizer::{Bag, BagState, PieceSet};
 pub use solo::{Game, Totals};

@@ -36,9 +36,13 @@ impl Game {
         let mut bag = Bag::new(seed);
         let current = bag.next_piece();
         let queue = (0..previews).map(|_| bag.next_piece()).collect();
+        let state = GameState {
+            bag: Some(bag.state()),
+            ..GameState::new(current, queue)
+        };
         Game {
             bag,
-            state: GameState::new(current, queue),
+            state,
             previews,
             totals: Totals::default(),
         }
@@ -83,6 +87,15 @@ impl Game {
     /// previews. A lock out or a blocked spawn afterwards ends the game. On an error nothing
     /// changes.
     pub fn play(&mut self, p: &Placement, hold: bool) -> Result<Outcome, PlayError> {
+        let outcome = self.place(p, hold)?;
+        self.spawn_next();
+        Ok(outcome)
+    }
+
+    /// Like [`Self::play`] but without looking at the next spawn, for a caller that changes the
+    /// board first (garbage arrives after a lock and before the next piece spawns); it calls
+    /// [`Self::spawn_next`] afterwards. A lock out still ends the game.
+    pub fn place(&mut self, p: &Placement, hold: bool) -> Result<Outcome, PlayError> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }
@@ -110,12 +123,56 @@ impl Game {
             let next = self.bag.next_piece();
             self.state.queue.push(next);
         }
+        self.state.bag = Some(self.bag.state());
         self.totals.pieces += 1;
         self.totals.lines += outcome.lines as u64;
         self.totals.attack += outcome.attack as u64;
-        if p.locks_out() || PiecePos::spawn(&self.state.board, self.state.current).is_none() {
+        if p.locks_out() {
             self.totals.topped_out = true;
         }
         Ok(outcome)
+    }
+
+    /// Spawns the current piece: a blocked spawn ends the game. Returns whether the game goes
+    /// on.
+    pub fn spawn_next(&mut self) -> bool {
+        if PiecePos::spawn(&self.state.board, self.state.current).is_none() {
+            self.totals.topped_out = true;
+        }
+        !self.totals.topped_out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{Rules, generate};
+
+    #[test]
+    fn the_state_shows_the_bag_at_the_end_of_the_queue() {
+        for previews in [0, 1, 5] {
+            let mut g = Game::new(3, previews);
+            let mut seen = vec![g.state().current];
+            seen.extend(&g.state().queue);
+            for _ in 0..20 {
+                // What the player knows: every piece seen so far, bag by bag.
+                let mut bag = crate::BagState {
+                    left: crate::PieceSet::EMPTY,
+                };
+                for &p in &seen {
+                    bag = bag.draw(p).unwrap();
+                }
+                assert_eq!(g.state().bag, Some(bag));
+                let p = generate(&g.state().board, g.state().current, Rules::Srs)
+                    .into_iter()
+                    .min_by_key(|p| p.cells().iter().map(|c| c.1).max())
+                    .unwrap();
+                g.play(&p, false).unwrap();
+                seen.extend(g.state().queue.last().copied().filter(|_| previews > 0));
+                if previews == 0 {
+                    seen.push(g.state().current);
+                }
+            }
+        }
     }
 }

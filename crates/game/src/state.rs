@@ -1,5 +1,6 @@
 //! Game state and the exact attack rules (guideline table, back-to-back, combo, perfect clear).
 
+use crate::randomizer::BagState;
 use board::{Board, Piece, Placement, Spin};
 
 /// Lines sent for 0..=4 plain line clears.
@@ -107,10 +108,16 @@ pub struct GameState {
     pub carried: Carried,
     /// Pieces placed in this game so far.
     pub pieces_placed: u64,
+    /// What is known of a 7-bag randomizer at the end of the queue (`None`: nothing is known
+    /// about the pieces after the queue).
+    pub bag: Option<BagState>,
+    /// Garbage lines known to be on their way to this board (0 when the player cannot see
+    /// them, as in plain TBP).
+    pub incoming: u32,
 }
 
 impl GameState {
-    /// A fresh game: empty board, nothing held, no chains.
+    /// A fresh game: empty board, nothing held, no chains, nothing known beyond the queue.
     pub fn new(current: Piece, queue: Vec<Piece>) -> GameState {
         GameState {
             board: Board::new(),
@@ -119,6 +126,8 @@ impl GameState {
             queue,
             carried: Carried::default(),
             pieces_placed: 0,
+            bag: None,
+            incoming: 0,
         }
     }
 
@@ -171,6 +180,8 @@ pub enum PlayError {
     UnknownPiece,
     /// The game is already over.
     GameOver,
+    /// The placement cannot be reached from spawn on this board.
+    Unreachable,
 }
 
 impl std::fmt::Display for PlayError {
@@ -184,6 +195,7 @@ impl std::fmt::Display for PlayError {
             }
             PlayError::UnknownPiece => write!(f, "the queue does not say which piece comes next"),
             PlayError::GameOver => write!(f, "the game is over"),
+            PlayError::Unreachable => write!(f, "the placement cannot be reached from spawn"),
         }
     }
 }

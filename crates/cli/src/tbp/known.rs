@@ -48,6 +48,8 @@ impl Known {
             queue: queue.to_vec(),
             carried: self.carried,
             pieces_placed: self.pieces_placed,
+            bag: self.bag,
+            incoming: 0,
         })
     }
 
