@@ -4,11 +4,12 @@
 use anstyle::{Ansi256Color, AnsiColor, Color, Style};
 use board::{HEIGHT, Piece, Placement, WIDTH};
 
-/// Cell contents: empty, or the piece that filled it. (Self-play has no garbage.)
+/// Cell contents: empty, the piece that filled it, or garbage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Cell {
     Empty,
     Piece(Piece),
+    Garbage,
 }
 
 pub(crate) struct ColorBoard {
@@ -34,11 +35,31 @@ impl ColorBoard {
     pub(crate) fn cell(&self, x: usize, y: usize) -> Cell {
         self.rows[y][x]
     }
+
+    /// After `place`, follows the real board when `garbage` rows came in at the bottom: the
+    /// colours move up and the new rows show as garbage. Any cell that still disagrees with
+    /// the board (which never happens when the two are in step) is taken from the board.
+    pub(crate) fn sync(&mut self, board: &board::Board, garbage: u32) {
+        let g = (garbage as usize).min(HEIGHT);
+        self.rows.truncate(HEIGHT - g);
+        for _ in 0..g {
+            self.rows.insert(0, [Cell::Garbage; WIDTH]);
+        }
+        for (y, row) in self.rows.iter_mut().enumerate() {
+            for (x, c) in row.iter_mut().enumerate() {
+                let filled = board.occupied(x as i32, y as i32);
+                if filled != (*c != Cell::Empty) {
+                    *c = if filled { Cell::Garbage } else { Cell::Empty };
+                }
+            }
+        }
+    }
 }
 
 pub(crate) fn style(cell: Cell) -> Style {
     let color: Color = match cell {
         Cell::Empty => return Style::new(),
+        Cell::Garbage => AnsiColor::BrightBlack.into(),
         Cell::Piece(p) => match p {
             Piece::I => AnsiColor::Cyan.into(),
             Piece::O => AnsiColor::Yellow.into(),
@@ -64,6 +85,7 @@ pub(crate) fn draw_cell(out: &mut String, cell: Cell, color: bool) {
             out.push(p.to_char());
             out.push(p.to_char());
         }
+        (Cell::Garbage, false) => out.push_str("GG"),
     }
 }
 

@@ -6,6 +6,7 @@ mod movegen_cmd;
 mod play;
 mod summary;
 mod tbp;
+mod versus_cmd;
 
 use board::{Piece, Rules};
 use clap::builder::TypedValueParser as _;
@@ -38,6 +39,7 @@ fn version() -> String {
         tetris-tt play --no-render --json       play and print a JSON summary\n  \
         tetris-tt tbp --think-ms 100            run as a TBP bot\n  \
         tetris-tt movegen --piece T --board b.txt --json\n  \
+        tetris-tt versus --b weak.json --games 40   a match in the arena\n  \
         tetris-tt bench                         the fixed benchmark workload"
 )]
 struct Cli {
@@ -60,6 +62,17 @@ enum Command {
         after_help = "Example:\n  printf '#.........\\n##.....###\\n' | tetris-tt movegen --piece T --board - --json"
     )]
     Movegen(MovegenArgs),
+    /// Play a match between two engine settings in the versus arena (simulated real time,
+    /// garbage, paired games, Elo and SPRT).
+    #[command(after_help = "Examples:\n  \
+        echo '{\"beam_width\": 1}' > weak.json\n  \
+        tetris-tt versus --b weak.json --games 40\n  \
+        tetris-tt versus --a new.json --b old.json --games 2000 --sprt 0,10\n  \
+        tetris-tt versus --render --games 2 --pps 8\n\n\
+        Settings files hold one JSON object with the fields of search::Config and\n\
+        search::Weights side by side (missing fields keep their defaults), plus\n\
+        \"see_incoming\": true to let that side see its incoming garbage.")]
+    Versus(VersusArgs),
     /// Run the fixed, seeded benchmark workload and print one JSON line.
     #[command(after_help = "Example:\n  tetris-tt bench\n  tetris-tt bench --pieces 50")]
     Bench(BenchArgs),
@@ -152,6 +165,54 @@ struct TbpArgs {
     /// it the default fixed width is used, never taking more than 400 ms.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
     think_ms: Option<u64>,
+}
+
+#[derive(Args)]
+struct VersusArgs {
+    /// Engine A's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    a: Option<String>,
+    /// Engine B's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    b: Option<String>,
+    /// Games to play, in pairs with sides swapped (an SPRT may stop earlier).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Match seed: every game's pieces and garbage come from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024).map(|v| v as usize))]
+    threads: Option<usize>,
+    /// Stop on a sequential probability ratio test between two Elo hypotheses.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The SPRT's false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// The rules and timing: ppt (4 ms frames, as bot arenas run) or ppt-60hz.
+    #[arg(long, default_value = "ppt")]
+    preset: String,
+    /// Rules from a JSON file of game::versus::VersusConfig fields (missing ones keep the
+    /// ppt values); replaces --preset.
+    #[arg(long, value_name = "FILE")]
+    rules_file: Option<String>,
+    /// How thinking is charged: nodes:N (N nodes per millisecond), ms:X (X ms per move), or
+    /// wall (measured time; not reproducible).
+    #[arg(long, default_value = "nodes:2000")]
+    think: String,
+    /// Draw both boards live, one game at a time.
+    #[arg(long)]
+    render: bool,
+    /// Pieces per second while rendering (0: as fast as it runs).
+    #[arg(long, default_value_t = 10.0)]
+    pps: f64,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -260,6 +321,51 @@ fn run(cli: Cli) -> Result<(), String> {
                 "{}",
                 serde_json::to_string(&summary).map_err(|e| e.to_string())?
             );
+            Ok(())
+        }
+        Command::Versus(a) => {
+            if !(a.pps >= 0.0 && a.pps.is_finite()) {
+                return Err(format!(
+                    "--pps {}: use a number of pieces per second, 0 for full speed",
+                    a.pps
+                ));
+            }
+            let opts = arena::MatchOptions {
+                versus: versus_cmd::read_rules(&a.preset, a.rules_file.as_deref())?,
+                a: versus_cmd::read_settings(a.a.as_deref())?,
+                b: versus_cmd::read_settings(a.b.as_deref())?,
+                games: a.games,
+                seed: a.seed,
+                threads: a
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                sprt: a
+                    .sprt
+                    .as_deref()
+                    .map(|s| versus_cmd::parse_sprt(s, a.alpha, a.beta))
+                    .transpose()?,
+                think: versus_cmd::parse_think(&a.think)?,
+            };
+            let render = a.render && std::io::stdout().is_terminal();
+            if a.render && !render {
+                eprintln!("tetris-tt: --render needs a terminal; showing progress instead");
+            }
+            let summary = versus_cmd::run(
+                &opts,
+                &versus_cmd::Show {
+                    render,
+                    pps: a.pps,
+                    progress: !render,
+                },
+            );
+            if a.json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&summary).map_err(|e| e.to_string())?
+                );
+            } else {
+                versus_cmd::print_summary(&summary);
+            }
             Ok(())
         }
         Command::Movegen(a) => {

@@ -160,6 +160,17 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             "",
             "cannot read weights file",
         ),
+        (vec!["versus", "--sprt", "10,0"], "", "--sprt"),
+        (vec!["versus", "--sprt", "zero"], "", "--sprt"),
+        (vec!["versus", "--preset", "tgm"], "", "unknown preset"),
+        (vec!["versus", "--think", "fast"], "", "--think"),
+        (
+            vec!["versus", "--a", "/no/such/a.json"],
+            "",
+            "cannot read settings",
+        ),
+        (vec!["versus", "--games", "0"], "", "--games"),
+        (vec!["versus", "--pps=-1"], "", "--pps"),
     ] {
         let out = run(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -198,4 +209,87 @@ fn version_names_the_table_size() {
         "{text}"
     );
     assert!(text.contains("statistics"), "{text}");
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("tetris-tt-{name}-{}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().to_string()
+}
+
+#[test]
+fn versus_prints_both_sides_and_the_match_figures_and_replays_by_seed() {
+    let a = temp_file("a.json", r#"{"beam_width": 8, "previews": 2}"#);
+    let b = temp_file(
+        "b.json",
+        r#"{"beam_width": 1, "previews": 2, "use_hold": false}"#,
+    );
+    let args = [
+        "versus",
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--sprt",
+        "0,50",
+        "--json",
+    ];
+    let m = json_of(&run(&args, ""));
+    for f in [
+        "games",
+        "pairs",
+        "score",
+        "elo",
+        "elo_error",
+        "llr",
+        "sprt",
+        "digest",
+        "game_list",
+    ] {
+        assert!(m.get(f).is_some(), "missing {f}");
+    }
+    for side in ["a", "b"] {
+        for f in [
+            "wins",
+            "app",
+            "apm",
+            "pps",
+            "lines_sent",
+            "lines_received",
+            "lines_cancelled",
+            "mean_height",
+            "max_height",
+            "topped_out",
+            "pushed_over",
+        ] {
+            assert!(m[side].get(f).is_some(), "missing {side}.{f}");
+        }
+    }
+    assert_eq!(m["games"], 4);
+    assert_eq!(m["game_list"].as_array().unwrap().len(), 4);
+    let wins = m["a"]["wins"].as_u64().unwrap() + m["b"]["wins"].as_u64().unwrap();
+    assert_eq!(wins + m["a"]["draws"].as_u64().unwrap(), 4);
+    let again = json_of(&run(&args, ""));
+    assert_eq!(m["digest"], again["digest"], "same seed, same match");
+    // The text summary names both sides.
+    let text = run(&args[..args.len() - 1], "");
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("attack per minute") && text.contains("SPRT"),
+        "{text}"
+    );
+    // A settings file with an unknown field is refused.
+    let typo = temp_file("typo.json", r#"{"beam_widht": 8}"#);
+    let bad = run(&["versus", "--a", &typo], "");
+    for f in [a, b, typo] {
+        std::fs::remove_file(f).ok();
+    }
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("beam_widht"));
 }

@@ -358,11 +358,12 @@ pub struct Versus {
 }
 
 impl Versus {
-    /// A game where both sides get the pieces of `piece_seed` (the same sequence, as arenas
-    /// do) and garbage holes from `garbage_seeds[side]`.
-    pub fn new(config: VersusConfig, piece_seed: u64, garbage_seeds: [u64; 2]) -> Versus {
-        let side = |g: u64| Side {
-            game: Game::new(piece_seed, config.previews),
+    /// A game where side `i` gets the pieces of `piece_seeds[i]` and garbage holes from
+    /// `garbage_seeds[i]`. (Equal piece seeds give both sides one sequence, as some arenas do;
+    /// two equal deterministic engines then mirror each other and never finish.)
+    pub fn new(config: VersusConfig, piece_seeds: [u64; 2], garbage_seeds: [u64; 2]) -> Versus {
+        let side = |p: u64, g: u64| Side {
+            game: Game::new(p, config.previews),
             incoming: VecDeque::new(),
             clock: config.start_delay as u64,
             pending: None,
@@ -372,7 +373,10 @@ impl Versus {
             ending: None,
         };
         Versus {
-            sides: [side(garbage_seeds[0]), side(garbage_seeds[1])],
+            sides: [
+                side(piece_seeds[0], garbage_seeds[0]),
+                side(piece_seeds[1], garbage_seeds[1]),
+            ],
             config,
         }
     }
@@ -650,7 +654,7 @@ mod tests {
 
     #[test]
     fn countering_cancels_incoming_garbage_oldest_first_and_sends_the_rest() {
-        let mut v = Versus::new(VersusConfig::default(), 1, [1, 2]);
+        let mut v = Versus::new(VersusConfig::default(), [1, 1], [1, 2]);
         tetris_ready(&mut v, 0);
         v.sides[0].incoming.extend([
             Incoming {
@@ -679,7 +683,7 @@ mod tests {
             vec![4]
         );
         // With less incoming than attack, the rest is sent, arriving after the delay.
-        let mut v = Versus::new(VersusConfig::default(), 1, [1, 2]);
+        let mut v = Versus::new(VersusConfig::default(), [1, 1], [1, 2]);
         tetris_ready(&mut v, 0);
         v.sides[0].incoming.push_back(Incoming {
             lines: 3,
@@ -701,7 +705,7 @@ mod tests {
 
     #[test]
     fn garbage_waits_its_delay_then_enters_after_the_receivers_next_lock() {
-        let mut v = Versus::new(VersusConfig::default(), 3, [1, 2]);
+        let mut v = Versus::new(VersusConfig::default(), [3, 3], [1, 2]);
         tetris_ready(&mut v, 0);
         let sent = run_until_lock(&mut v, 0, well_i);
         assert_eq!(sent.sent, 4);
@@ -731,7 +735,7 @@ mod tests {
             blocking: true,
             ..VersusConfig::default()
         };
-        let mut v = Versus::new(cfg, 1, [1, 2]);
+        let mut v = Versus::new(cfg, [1, 1], [1, 2]);
         tetris_ready(&mut v, 0);
         v.sides[0].incoming.push_back(Incoming {
             lines: 9,
@@ -752,7 +756,7 @@ mod tests {
     #[test]
     fn messiness_is_reproducible_under_a_seed() {
         let side = |seed, messiness: f64| {
-            let mut v = Versus::new(VersusConfig::default(), 1, [seed, 0]);
+            let mut v = Versus::new(VersusConfig::default(), [1, 1], [seed, 0]);
             let s = &mut v.sides[0];
             for _ in 0..4 {
                 assert!(s.push_garbage(8, messiness));
@@ -777,7 +781,7 @@ mod tests {
 
     #[test]
     fn garbage_that_pushes_blocks_off_the_top_loses() {
-        let mut v = Versus::new(VersusConfig::default(), 1, [1, 2]);
+        let mut v = Versus::new(VersusConfig::default(), [1, 1], [1, 2]);
         {
             let s = v.sides[0].game.state_mut();
             let mut b = Board::new();
@@ -799,7 +803,7 @@ mod tests {
 
     #[test]
     fn a_blocked_spawn_after_garbage_loses() {
-        let mut v = Versus::new(VersusConfig::default(), 1, [1, 2]);
+        let mut v = Versus::new(VersusConfig::default(), [1, 1], [1, 2]);
         {
             let s = v.sides[0].game.state_mut();
             let mut b = Board::new();
@@ -947,7 +951,7 @@ mod tests {
     #[test]
     fn the_same_seeds_replay_the_same_game() {
         let play = |seeds: [u64; 2]| {
-            let mut v = Versus::new(VersusConfig::default(), 5, seeds);
+            let mut v = Versus::new(VersusConfig::default(), [5, 6], seeds);
             let mut log = Vec::new();
             for _ in 0..200 {
                 match v.next_event() {

@@ -89,6 +89,7 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     pub(crate) pieces: &'a [Piece],
     pub(crate) depth: usize,
     pub(crate) use_cache: bool,
+    pub(crate) use_hold: bool,
     pub(crate) deadline: Option<Instant>,
     pub(crate) pieces_placed: u64,
 }
@@ -233,6 +234,7 @@ fn expand<E: Evaluator>(
     };
     let mut options: [Option<Choice>; 2] = [Some((current, parent.hold, q + 1, false)), None];
     match parent.hold {
+        _ if !pass.use_hold => {}
         // Swapping equal pieces changes nothing: the same state as not holding.
         Some(h) if h != current => options[1] = Some((h, Some(current), q + 1, true)),
         Some(_) => {}

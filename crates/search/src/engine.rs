@@ -14,8 +14,9 @@ enum Budget {
     Safety(Instant),
 }
 
-/// Engine settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Engine settings. Loadable from JSON by field name; missing fields keep their defaults.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// States kept per depth. See `docs/performance.md` for how the default was chosen.
     pub beam_width: usize,
@@ -28,6 +29,8 @@ pub struct Config {
     pub use_cache: bool,
     /// With a deadline, the widest beam a pass may use.
     pub max_width: usize,
+    /// Whether the search may hold. Off only to make a deliberately weaker engine.
+    pub use_hold: bool,
 }
 
 /// The default beam width.
@@ -43,6 +46,7 @@ impl Default for Config {
             rules: Rules::Srs,
             use_cache: true,
             max_width: 8192,
+            use_hold: true,
         }
     }
 }
@@ -237,6 +241,7 @@ impl<E: Evaluator> Engine<E> {
                 pieces: &self.pieces,
                 depth: search_depth,
                 use_cache: self.config.use_cache,
+                use_hold: self.config.use_hold,
                 // The first pass always finishes.
                 deadline: if i == 0 { None } else { deadline },
                 pieces_placed: state.pieces_placed,

@@ -1,0 +1,525 @@
+//! Playing games and matches.
+
+use crate::settings::EngineSettings;
+use crate::sprt::{PairStats, Sprt, Verdict};
+use game::versus::{Ending, Event, LockReport, SideStats, Versus, VersusConfig, Winner};
+use rayon::prelude::*;
+use search::Plan;
+use serde::Serialize;
+use std::hash::{BuildHasher, Hasher};
+use std::time::Instant;
+
+/// How the arena charges an engine for thinking.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThinkCharge {
+    /// By work done: `nodes / nodes_per_ms` milliseconds. Deterministic: the same match plays
+    /// the same way on any machine.
+    Nodes {
+        /// Candidates scored per millisecond of charged time.
+        nodes_per_ms: f64,
+    },
+    /// A fixed time per move.
+    PerMove {
+        /// Milliseconds charged per move.
+        ms: f64,
+    },
+    /// The wall time the search took (not reproducible: it depends on the machine and load).
+    WallClock,
+}
+
+impl Default for ThinkCharge {
+    /// 2,000 nodes per ms: what the default engine scores per second on the reference machine
+    /// (about 2 M/s; docs/performance.md).
+    fn default() -> Self {
+        ThinkCharge::Nodes {
+            nodes_per_ms: 2000.0,
+        }
+    }
+}
+
+impl ThinkCharge {
+    /// Milliseconds charged for a search.
+    pub fn ms(&self, plan: Option<&Plan>, wall: std::time::Duration) -> f64 {
+        match *self {
+            ThinkCharge::Nodes { nodes_per_ms } => {
+                plan.map_or(0.0, |p| p.stats.nodes as f64 / nodes_per_ms.max(1e-9))
+            }
+            ThinkCharge::PerMove { ms } => ms,
+            ThinkCharge::WallClock => wall.as_secs_f64() * 1000.0,
+        }
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// The game rules and timing.
+    pub versus: VersusConfig,
+    /// Engine A.
+    pub a: EngineSettings,
+    /// Engine B.
+    pub b: EngineSettings,
+    /// Games to play (rounded up to whole pairs); an SPRT may stop earlier.
+    pub games: u64,
+    /// The match seed: pair `k`'s pieces and garbage come from it and `k`.
+    pub seed: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Stop when this test decides.
+    pub sprt: Option<Sprt>,
+    /// How thinking is charged.
+    pub think: ThinkCharge,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        MatchOptions {
+            versus: VersusConfig::default(),
+            a: EngineSettings::default(),
+            b: EngineSettings::default(),
+            games: 2,
+            seed: 1,
+            threads: 1,
+            sprt: None,
+            think: ThinkCharge::default(),
+        }
+    }
+}
+
+/// One engine's part in one game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideRecord {
+    /// Its counters.
+    pub stats: SideStats,
+    /// How its game ended, if it lost.
+    pub ending: Option<Ending>,
+}
+
+/// Who won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Engine A won.
+    A,
+    /// Engine B won.
+    B,
+    /// Both reached the piece limit.
+    Draw,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRecord {
+    /// The game's number in the match (games 2k and 2k+1 are pair k).
+    pub index: u64,
+    /// Which side engine A played (0 or 1; the other game of the pair swaps).
+    pub a_side: usize,
+    /// The result.
+    pub outcome: Outcome,
+    /// Engine A's part, then engine B's.
+    pub sides: [SideRecord; 2],
+    /// The frame the game ended.
+    pub frames: u64,
+    /// A hash of every move in order: equal digests mean equal games.
+    pub digest: u64,
+}
+
+impl GameRecord {
+    /// Engine A's score: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn score(&self) -> f64 {
+        match self.outcome {
+            Outcome::A => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::B => 0.0,
+        }
+    }
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    let mut h = foldhash::fast::FixedState::with_seed(0x5eed).build_hasher();
+    h.write_u64(a);
+    h.write_u64(b);
+    h.finish()
+}
+
+/// What an observer of a game sees after each lock: the game, the side that locked, and what
+/// the lock did.
+pub type Observer<'a> = &'a mut dyn FnMut(&Versus, usize, &LockReport);
+
+/// Plays game `index` of a match. Games `2k` and `2k + 1` use the same two piece sequences
+/// and garbage streams, one per side; in the second the engines swap sides, so each engine
+/// plays each sequence once.
+pub fn play_game(
+    opts: &MatchOptions,
+    index: u64,
+    mut observer: Option<Observer<'_>>,
+) -> GameRecord {
+    let pair = index / 2;
+    let a_side = (index % 2) as usize;
+    let seed = mix(opts.seed, pair);
+    let mut v = Versus::new(
+        opts.versus.clone(),
+        [mix(seed, 3), mix(seed, 4)],
+        [mix(seed, 1), mix(seed, 2)],
+    );
+    // settings[side]
+    let settings = if a_side == 0 {
+        [&opts.a, &opts.b]
+    } else {
+        [&opts.b, &opts.a]
+    };
+    let mut engines = settings.map(|s| {
+        let mut e = s.engine();
+        e.set_rules(opts.versus.rules);
+        e
+    });
+    let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
+    loop {
+        match v.next_event() {
+            Event::Decide(i) => {
+                let view = v.view(i, settings[i].see_incoming);
+                let t0 = Instant::now();
+                let plan = engines[i].suggest(&view);
+                let ms = opts.think.ms(plan.as_ref(), t0.elapsed());
+                let frames = opts.versus.frames_of_ms(ms);
+                v.decide(i, plan.map(|p| (p.placement, p.uses_hold)), frames)
+                    .expect("the engine's placements are reachable");
+            }
+            Event::Lock(i) => {
+                let r = v.lock(i).expect("a decided move is legal");
+                let p = r.placement;
+                digest.write_u8(i as u8);
+                digest.write_u8(p.piece as u8);
+                digest.write_u8(p.rotation as u8);
+                digest.write_i8(p.x);
+                digest.write_i8(p.y);
+                digest.write_u8(p.spin as u8);
+                digest.write_u8(r.hold as u8);
+                if let Some(obs) = observer.as_mut() {
+                    obs(&v, i, &r);
+                }
+            }
+            Event::Over => break,
+        }
+    }
+    let side = |s: usize| SideRecord {
+        stats: v.side(s).stats().clone(),
+        ending: v.side(s).ending(),
+    };
+    let outcome = match v.winner() {
+        Some(Winner::Side(s)) if s == a_side => Outcome::A,
+        Some(Winner::Side(_)) => Outcome::B,
+        _ => Outcome::Draw,
+    };
+    let frames = (0..2)
+        .map(|s| v.side(s).stats().last_lock)
+        .max()
+        .unwrap_or(0);
+    GameRecord {
+        index,
+        a_side,
+        outcome,
+        sides: [side(a_side), side(1 - a_side)],
+        frames,
+        digest: digest.finish(),
+    }
+}
+
+/// Totals of one engine over a match.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SideSummary {
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Lines cleared.
+    pub lines: u64,
+    /// Attack made (before countering).
+    pub attack: u64,
+    /// Attack per piece.
+    pub app: f64,
+    /// Attack per minute of simulated time.
+    pub apm: f64,
+    /// Pieces per second of simulated time.
+    pub pps: f64,
+    /// Lines sent to the opponent (after countering).
+    pub lines_sent: u64,
+    /// Garbage lines received into its board.
+    pub lines_received: u64,
+    /// Incoming lines cancelled by its attack.
+    pub lines_cancelled: u64,
+    /// Mean stack height after a lock.
+    pub mean_height: f64,
+    /// Highest stack after a lock.
+    pub max_height: u32,
+    /// Line-clear delay frames per piece.
+    pub clear_frames_per_piece: f64,
+    /// Input frames per piece.
+    pub input_frames_per_piece: f64,
+    /// Think frames charged per piece.
+    pub think_frames_per_piece: f64,
+    /// Losses by a blocked spawn or a lock out.
+    pub topped_out: u64,
+    /// Losses by garbage pushing blocks off the top.
+    pub pushed_over: u64,
+    /// Losses by having no move.
+    pub no_move: u64,
+    /// Simulated seconds alive, summed over games.
+    pub seconds: f64,
+    #[serde(skip)]
+    height_sum: u64,
+    #[serde(skip)]
+    frames: u64,
+}
+
+impl SideSummary {
+    fn add(&mut self, r: &SideRecord, frame_ms: f64, result: f64) {
+        let s = &r.stats;
+        match result {
+            1.0 => self.wins += 1,
+            0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        self.pieces += s.pieces;
+        self.lines += s.lines;
+        self.attack += s.attack;
+        self.lines_sent += s.sent;
+        self.lines_received += s.received;
+        self.lines_cancelled += s.cancelled;
+        self.height_sum += s.height_sum;
+        self.max_height = self.max_height.max(s.max_height);
+        self.frames += s.last_lock;
+        match r.ending {
+            Some(Ending::ToppedOut) => self.topped_out += 1,
+            Some(Ending::PushedOver) => self.pushed_over += 1,
+            Some(Ending::NoMove) => self.no_move += 1,
+            None => {}
+        }
+        let pieces = self.pieces.max(1) as f64;
+        self.app = self.attack as f64 / pieces;
+        self.seconds = self.frames as f64 * frame_ms / 1000.0;
+        self.apm = self.attack as f64 / (self.seconds / 60.0).max(1e-9);
+        self.pps = self.pieces as f64 / self.seconds.max(1e-9);
+        self.mean_height = self.height_sum as f64 / pieces;
+        self.clear_frames_per_piece = (self.clear_frames_per_piece * (pieces - s.pieces as f64)
+            + s.clear_frames as f64)
+            / pieces;
+        self.input_frames_per_piece = (self.input_frames_per_piece * (pieces - s.pieces as f64)
+            + s.input_frames as f64)
+            / pieces;
+        self.think_frames_per_piece = (self.think_frames_per_piece * (pieces - s.pieces as f64)
+            + s.think_frames as f64)
+            / pieces;
+    }
+}
+
+/// The SPRT's settings and where it stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtSummary {
+    /// The test.
+    #[serde(flatten)]
+    pub test: Sprt,
+    /// The LLR bounds.
+    pub lower: f64,
+    /// The upper bound.
+    pub upper: f64,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// A match so far, or finished.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MatchSummary {
+    /// Games played.
+    pub games: u64,
+    /// Whole pairs played.
+    pub pairs: u64,
+    /// Engine A's mean score.
+    pub score: f64,
+    /// A's Elo over B.
+    pub elo: f64,
+    /// Half-width of the 95% interval of the Elo.
+    pub elo_error: f64,
+    /// The SPRT's log-likelihood ratio (0 without a test).
+    pub llr: f64,
+    /// The SPRT, when one runs.
+    pub sprt: Option<SprtSummary>,
+    /// Engine A.
+    pub a: SideSummary,
+    /// Engine B.
+    pub b: SideSummary,
+    /// A hash of every game's digest in order: equal digests mean equal matches.
+    pub digest: String,
+    /// Wall seconds.
+    pub wall_seconds: f64,
+    /// Games per minute of wall time.
+    pub games_per_minute: f64,
+    /// Simulated seconds per wall second (how much faster than real time a game runs, per
+    /// game: total simulated game time over the wall time it took on all threads).
+    pub speed_vs_real_time: f64,
+    /// Every game: its result and how each side's game ended.
+    pub game_list: Vec<GameLine>,
+    #[serde(skip)]
+    pair_stats: PairStats,
+    #[serde(skip)]
+    pending_score: Option<f64>,
+    #[serde(skip)]
+    digest_state: u64,
+    #[serde(skip)]
+    simulated_seconds: f64,
+}
+
+/// One line of the game list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameLine {
+    /// Game number.
+    pub index: u64,
+    /// The result.
+    pub outcome: Outcome,
+    /// How A's game ended (null if A did not lose).
+    pub a_ending: Option<Ending>,
+    /// How B's game ended.
+    pub b_ending: Option<Ending>,
+    /// Simulated seconds.
+    pub seconds: f64,
+    /// Pieces A placed.
+    pub a_pieces: u64,
+    /// Pieces B placed.
+    pub b_pieces: u64,
+}
+
+impl MatchSummary {
+    fn add(&mut self, g: &GameRecord, opts: &MatchOptions) {
+        let frame_ms = opts.versus.frame_ms;
+        self.games += 1;
+        let s = g.score();
+        self.a.add(&g.sides[0], frame_ms, s);
+        self.b.add(&g.sides[1], frame_ms, 1.0 - s);
+        match self.pending_score.take() {
+            None => self.pending_score = Some(s),
+            Some(first) => {
+                self.pair_stats.add((first + s) / 2.0);
+                self.pairs += 1;
+            }
+        }
+        self.score = (self.a.wins as f64 + 0.5 * self.a.draws as f64) / self.games as f64;
+        (self.elo, self.elo_error) = crate::sprt::elo_with_error(self.score, self.games);
+        if let Some(t) = opts.sprt {
+            self.llr = t.llr(&self.pair_stats);
+            let (lower, upper) = t.bounds();
+            self.sprt = Some(SprtSummary {
+                test: t,
+                lower,
+                upper,
+                verdict: t.verdict(self.llr),
+            });
+        }
+        self.digest_state = mix(self.digest_state, g.digest);
+        self.digest = format!("{:016x}", self.digest_state);
+        let secs = g.frames as f64 * frame_ms / 1000.0;
+        self.simulated_seconds += secs;
+        self.game_list.push(GameLine {
+            index: g.index,
+            outcome: g.outcome,
+            a_ending: g.sides[0].ending,
+            b_ending: g.sides[1].ending,
+            seconds: secs,
+            a_pieces: g.sides[0].stats.pieces,
+            b_pieces: g.sides[1].stats.pieces,
+        });
+    }
+
+    /// Whether the SPRT has decided.
+    pub fn decided(&self) -> bool {
+        self.sprt
+            .as_ref()
+            .is_some_and(|s| s.verdict != Verdict::Continue)
+    }
+
+    fn timing(&mut self, wall: f64, threads: usize) {
+        self.wall_seconds = wall;
+        self.games_per_minute = self.games as f64 / (wall / 60.0).max(1e-9);
+        self.speed_vs_real_time = self.simulated_seconds / (wall * threads.max(1) as f64).max(1e-9);
+    }
+}
+
+/// Plays a match: pairs of games on `threads` threads, stopping early when the SPRT decides.
+/// `on_game` sees every game in order with the summary so far. The result depends only on the
+/// options (with a deterministic think charge): games run in parallel in chunks, but are
+/// counted in index order and the SPRT stops at the first pair where it decides.
+pub fn run_match(
+    opts: &MatchOptions,
+    on_game: impl FnMut(&MatchSummary, &GameRecord),
+) -> MatchSummary {
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    drive(
+        opts,
+        (threads as u64 * 4).max(2),
+        |games| {
+            pool.install(|| {
+                games
+                    .into_par_iter()
+                    .map(|g| play_game(opts, g, None))
+                    .collect()
+            })
+        },
+        on_game,
+    )
+}
+
+/// Plays a match one game at a time on this thread, calling `observer` after every lock with
+/// the game's number, the game, the side that locked and what the lock did (for a live view).
+/// The same games as [`run_match`].
+pub fn run_match_with(
+    opts: &MatchOptions,
+    mut observer: impl FnMut(u64, &Versus, usize, &LockReport),
+) -> MatchSummary {
+    drive(
+        opts,
+        1,
+        |games| {
+            games
+                .map(|g| {
+                    let mut obs = |v: &Versus, side: usize, r: &LockReport| observer(g, v, side, r);
+                    play_game(opts, g, Some(&mut obs))
+                })
+                .collect()
+        },
+        |_, _| {},
+    )
+}
+
+/// Plays chunks of games with `play` and counts them in order until the match is over.
+fn drive(
+    opts: &MatchOptions,
+    chunk: u64,
+    mut play: impl FnMut(std::ops::Range<u64>) -> Vec<GameRecord>,
+    mut on_game: impl FnMut(&MatchSummary, &GameRecord),
+) -> MatchSummary {
+    let start = Instant::now();
+    let total = opts.games.div_ceil(2) * 2;
+    let mut summary = MatchSummary::default();
+    let mut next = 0;
+    'games: while next < total {
+        let end = (next + chunk).min(total);
+        for r in &play(next..end) {
+            summary.add(r, opts);
+            on_game(&summary, r);
+            if summary.decided() {
+                break 'games;
+            }
+        }
+        next = end;
+    }
+    summary.timing(start.elapsed().as_secs_f64(), opts.threads.max(1));
+    summary
+}

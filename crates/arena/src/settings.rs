@@ -1,0 +1,94 @@
+//! One engine's settings for a match, as one flat JSON object.
+
+use search::{Config, DefaultEvaluator, Engine, Weights};
+use serde_json::{Map, Value};
+
+/// An engine's settings: its `Config`, its `Weights`, and what it may see.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineSettings {
+    /// Search settings.
+    pub config: Config,
+    /// Evaluator weights.
+    pub weights: Weights,
+    /// Whether it sees its incoming garbage (plain TBP shows none; some arenas do).
+    pub see_incoming: bool,
+}
+
+/// The field names of a serializable value's JSON object.
+fn fields<T: serde::Serialize>(v: &T) -> Vec<String> {
+    match serde_json::to_value(v) {
+        Ok(Value::Object(m)) => m.into_iter().map(|(k, _)| k).collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl EngineSettings {
+    /// Reads settings from one JSON object whose fields are those of `Config` and `Weights`
+    /// side by side, plus `see_incoming`, for example `{"beam_width": 1, "holes": -200}`.
+    /// Missing fields keep their defaults; an unknown field is an error (a typo would
+    /// otherwise silently test the default).
+    pub fn from_json(text: &str) -> Result<EngineSettings, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let Value::Object(all) = value else {
+            return Err("settings must be one JSON object".into());
+        };
+        let config_fields = fields(&Config::default());
+        let weight_fields = fields(&Weights::default());
+        let (mut config, mut weights) = (Map::new(), Map::new());
+        let mut see_incoming = false;
+        for (k, v) in all {
+            if config_fields.contains(&k) {
+                config.insert(k, v);
+            } else if weight_fields.contains(&k) {
+                weights.insert(k, v);
+            } else if k == "see_incoming" {
+                see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
+            } else {
+                return Err(format!(
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, and see_incoming)"
+                ));
+            }
+        }
+        Ok(EngineSettings {
+            config: serde_json::from_value(Value::Object(config))
+                .map_err(|e| format!("engine settings: {e}"))?,
+            weights: serde_json::from_value(Value::Object(weights))
+                .map_err(|e| format!("weights: {e}"))?,
+            see_incoming,
+        })
+    }
+
+    /// A fresh engine with these settings.
+    pub fn engine(&self) -> Engine {
+        Engine::new(
+            self.config.clone(),
+            DefaultEvaluator::new(self.weights.clone()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_fields_of_config_and_weights_with_defaults() {
+        let s =
+            EngineSettings::from_json(r#"{"beam_width": 1, "holes": -7, "see_incoming": true}"#)
+                .unwrap();
+        assert_eq!(s.config.beam_width, 1);
+        assert_eq!(s.config.previews, Config::default().previews);
+        assert_eq!(s.weights.holes, -7);
+        assert_eq!(s.weights.height, Weights::default().height);
+        assert!(s.see_incoming);
+        assert_eq!(
+            EngineSettings::from_json("{}").unwrap(),
+            EngineSettings::default()
+        );
+        let e = EngineSettings::from_json(r#"{"beam_widht": 1}"#).unwrap_err();
+        assert!(e.contains("beam_widht"), "{e}");
+        assert!(EngineSettings::from_json(r#"{"beam_width": "wide"}"#).is_err());
+        assert!(EngineSettings::from_json("[1]").is_err());
+        assert!(EngineSettings::from_json(r#"{"use_hold": false, "rules": "srs-plus"}"#).is_ok());
+    }
+}
