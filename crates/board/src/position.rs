@@ -196,7 +196,7 @@ impl PiecePos {
     }
 }
 
-/// What each input costs, for [`cheapest_inputs`]. Frames in an arena's time model, or 1 per
+/// What each input costs, for [`crate::Placement::cheapest_inputs`]. Frames in an arena's time model, or 1 per
 /// input to count inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputCosts {
