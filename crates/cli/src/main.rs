@@ -97,42 +97,54 @@ impl From<RulesArg> for Rules {
 
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// Beam width (states kept per depth).
-    #[arg(long, default_value_t = search::DEFAULT_BEAM_WIDTH, value_parser = clap::value_parser!(u32).range(1..=1_000_000).map(|v| v as usize))]
-    beam: usize,
-    /// Preview pieces the search uses after the current one.
-    #[arg(long, default_value_t = search::DEFAULT_PREVIEWS, value_parser = clap::value_parser!(u32).range(0..=30).map(|v| v as usize))]
-    previews: usize,
-    /// Rotation system.
-    #[arg(long, value_enum, default_value = "srs")]
-    rules: RulesArg,
+    /// Engine settings as one JSON object: the fields of search::Config and search::Weights
+    /// side by side (the same files `versus --a/--b` read). The options below override it.
+    #[arg(long, value_name = "FILE")]
+    engine: Option<String>,
+    /// Beam width (states kept per depth) [default: 128].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000).map(|v| v as usize))]
+    beam: Option<usize>,
+    /// Preview pieces the search uses after the current one [default: 5].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30).map(|v| v as usize))]
+    previews: Option<usize>,
+    /// Rotation system [default: srs].
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
     /// Turn the evaluation cache off (the moves stay the same; only the work changes).
     #[arg(long)]
     no_cache: bool,
     /// Evaluator weights as JSON (fields as in search::Weights; missing fields keep their
-    /// defaults).
+    /// defaults); replaces the weights of --engine.
     #[arg(long, value_name = "FILE")]
     weights: Option<String>,
 }
 
 impl EngineArgs {
-    fn config(&self) -> Config {
-        Config {
-            beam_width: self.beam,
-            previews: self.previews,
-            rules: self.rules.into(),
-            use_cache: !self.no_cache,
-            ..Config::default()
+    /// The settings: --engine's file (or the defaults), then the options on top.
+    fn settings(&self) -> Result<(Config, Weights), String> {
+        let base = versus_cmd::read_settings(self.engine.as_deref())?;
+        let mut config = base.config;
+        if let Some(b) = self.beam {
+            config.beam_width = b;
         }
-    }
-
-    fn weights(&self) -> Result<Weights, String> {
-        let Some(path) = &self.weights else {
-            return Ok(Weights::default());
+        if let Some(p) = self.previews {
+            config.previews = p;
+        }
+        if let Some(r) = self.rules {
+            config.rules = r.into();
+        }
+        if self.no_cache {
+            config.use_cache = false;
+        }
+        let weights = match &self.weights {
+            None => base.weights,
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read weights file {path}: {e}"))?;
+                serde_json::from_str(&text).map_err(|e| format!("weights file {path}: {e}"))?
+            }
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read weights file {path}: {e}"))?;
-        serde_json::from_str(&text).map_err(|e| format!("weights file {path}: {e}"))
+        Ok((config, weights))
     }
 }
 
@@ -288,11 +300,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
+            let (config, weights) = a.engine.settings()?;
             let summary = play::play(play::PlayOptions {
                 seed: a.seed,
                 pieces: a.pieces,
-                config: a.engine.config(),
-                weights: a.engine.weights()?,
+                config,
+                weights,
                 render,
                 progress: !render,
                 moves,
@@ -379,12 +392,13 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Tbp(a) => {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
+            let (config, weights) = a.engine.settings()?;
             tbp::run(
                 stdin.lock(),
                 stdout.lock(),
                 tbp::Options {
-                    config: a.engine.config(),
-                    weights: a.engine.weights()?,
+                    config,
+                    weights,
                     think: a.think_ms.map(Duration::from_millis),
                 },
             )

@@ -46,7 +46,7 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
         let Some(step) = selfplay::step(&mut engine, &mut game) else {
             break;
         };
-        rec.add(&step);
+        rec.add(&step, game.state().board.roof());
         colors.place(&step.plan.placement);
         if let Some(w) = opts.moves.as_mut() {
             let p = step.plan.placement;

@@ -42,11 +42,55 @@ pub(crate) struct Summary {
     pub(crate) cache: bool,
     /// A hash of every move played, in order: equal digests mean equal games.
     pub(crate) moves_digest: String,
+    /// Line clears by kind.
+    pub(crate) clears: Clears,
+    /// The highest the stack got.
+    pub(crate) max_height: u32,
     pub(crate) tt: TtSummary,
+}
+
+/// Line clears of a game by kind.
+#[derive(Serialize, Debug, Clone, Default)]
+pub(crate) struct Clears {
+    pub(crate) single: u64,
+    pub(crate) double: u64,
+    pub(crate) triple: u64,
+    pub(crate) tetris: u64,
+    pub(crate) tspin_mini: u64,
+    pub(crate) tspin_single: u64,
+    pub(crate) tspin_double: u64,
+    pub(crate) tspin_triple: u64,
+    pub(crate) perfect_clear: u64,
+    /// Clears that got the back-to-back bonus.
+    pub(crate) back_to_back: u64,
+}
+
+impl Clears {
+    fn add(&mut self, o: &game::Outcome) {
+        use board::Spin;
+        if o.lines == 0 {
+            return;
+        }
+        let slot = match (o.spin, o.lines) {
+            (Spin::None, 1) => &mut self.single,
+            (Spin::None, 2) => &mut self.double,
+            (Spin::None, 3) => &mut self.triple,
+            (Spin::None, _) => &mut self.tetris,
+            (Spin::Mini, _) => &mut self.tspin_mini,
+            (Spin::Full, 1) => &mut self.tspin_single,
+            (Spin::Full, 2) => &mut self.tspin_double,
+            (Spin::Full, _) => &mut self.tspin_triple,
+        };
+        *slot += 1;
+        self.perfect_clear += o.perfect_clear as u64;
+        self.back_to_back += o.b2b_bonus as u64;
+    }
 }
 
 /// Accumulates per-move figures.
 pub(crate) struct Recorder {
+    clears: Clears,
+    max_height: u32,
     nodes: u64,
     evaluations: u64,
     lookups: u64,
@@ -59,6 +103,8 @@ pub(crate) struct Recorder {
 impl Recorder {
     pub(crate) fn new() -> Recorder {
         Recorder {
+            clears: Clears::default(),
+            max_height: 0,
             nodes: 0,
             evaluations: 0,
             lookups: 0,
@@ -69,7 +115,10 @@ impl Recorder {
         }
     }
 
-    pub(crate) fn add(&mut self, step: &Step) {
+    /// Adds a move; `height` is the stack height after it.
+    pub(crate) fn add(&mut self, step: &Step, height: u32) {
+        self.clears.add(&step.outcome);
+        self.max_height = self.max_height.max(height);
         let s = &step.plan.stats;
         self.nodes += s.nodes;
         self.evaluations += s.evaluations;
@@ -84,6 +133,7 @@ impl Recorder {
             p.x as u8,
             p.y as u8,
             p.spin as u8,
+            step.plan.uses_hold as u8,
         ] {
             self.digest.write_u8(b);
         }
@@ -140,6 +190,8 @@ impl Recorder {
             previews: config.previews,
             cache: config.use_cache,
             moves_digest: format!("{:016x}", self.digest.finish()),
+            clears: self.clears.clone(),
+            max_height: self.max_height,
             tt: TtSummary {
                 bits: tt_core::BITS,
                 depths: tables.horizon(),

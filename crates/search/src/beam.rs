@@ -2,7 +2,7 @@
 
 use crate::eval::{Evaluator, PositionEval, StepContext};
 use board::{Board, Piece, Placement, Rules, generate_into};
-use game::{Carried, lock};
+use game::{Carried, PieceSet, lock};
 use hashbrown::HashTable;
 use std::time::Instant;
 use tt_depth::DepthTables;
@@ -90,6 +90,13 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     pub(crate) depth: usize,
     pub(crate) use_cache: bool,
     pub(crate) use_hold: bool,
+    /// The pieces the first piece after the known ones can be, when something is known of
+    /// the randomizer (a 7-bag): the pass then speculates one piece past the queue.
+    pub(crate) speculate: Option<PieceSet>,
+    /// How many of the deepest level's best nodes speculation scores.
+    pub(crate) speculate_top: usize,
+    /// How the first move is picked from the final level.
+    pub(crate) choice: MoveChoice,
     pub(crate) deadline: Option<Instant>,
     pub(crate) pieces_placed: u64,
 }
@@ -177,26 +184,102 @@ pub(crate) fn run_pass<E: Evaluator>(
     if last_full == 0 {
         return None;
     }
-    // The best node of the deepest level reached; the level is sorted best first.
-    let best = buf.levels[last_full - 1][0];
-    let mut placements = vec![best.placement; last_full];
-    let mut at = best;
-    for d in (0..last_full).rev() {
-        placements[d] = at.placement;
-        if d > 0 {
-            at = buf.levels[d - 1][at.parent as usize];
+    let levels = &buf.levels[..last_full];
+    // The candidates for the best line, as (level, index): the final level, sorted best
+    // first; with speculation, every node that has placed all known pieces, wherever its line
+    // ends (a line that held into an empty hold runs out of pieces one depth early), each
+    // scored by the mean, over the pieces that can come next, of its best child with that
+    // piece. Only the best `speculate_top` by their own totals are speculated.
+    let mut candidates: Vec<(usize, usize, i32)> = Vec::new();
+    match pass.speculate {
+        Some(possible) if !possible.is_empty() => {
+            for (d, level) in levels.iter().enumerate() {
+                for (i, n) in level.iter().enumerate() {
+                    if n.next as usize == pass.pieces.len() {
+                        candidates.push((d, i, n.total));
+                    }
+                }
+            }
+            // Best first; ties to the deeper line, then generation order.
+            candidates.sort_unstable_by(|a, b| {
+                b.2.cmp(&a.2)
+                    .then(b.0.cmp(&a.0))
+                    .then(levels[a.0][a.1].seq.cmp(&levels[b.0][b.1].seq))
+            });
+            candidates.truncate(pass.speculate_top);
+            for c in &mut candidates {
+                let node = levels[c.0][c.1];
+                c.2 = speculate(
+                    pass,
+                    c.0 + 1,
+                    &node,
+                    possible,
+                    tables,
+                    &mut buf.placements,
+                    counters,
+                );
+            }
+            // A stable sort keeps the order above among equal expectations.
+            candidates.sort_by(|a, b| b.2.cmp(&a.2));
         }
+        _ => {}
     }
-    // Other first moves, in the order of their best descendant at the deepest level.
+    if candidates.is_empty() {
+        let last = last_full - 1;
+        candidates.extend(
+            levels[last]
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (last, i, n.total)),
+        );
+    }
+    // The first move of a candidate.
+    let root_of = |(d, i): (usize, usize)| {
+        let mut n = levels[d][i];
+        for k in (1..=d).rev() {
+            n = levels[k - 1][n.parent as usize];
+        }
+        n
+    };
+    let chosen = match pass.choice {
+        MoveChoice::BestLeaf => 0,
+        MoveChoice::Survivors => {
+            // The first move with the most candidates descending from it; ties to the one
+            // whose best candidate ranks first (candidates are sorted best first).
+            let mut counts: Vec<(Placement, bool, u32, usize)> = Vec::new();
+            for (rank, c) in candidates.iter().enumerate() {
+                let r = root_of((c.0, c.1));
+                match counts
+                    .iter_mut()
+                    .find(|k| k.0 == r.placement && k.1 == r.held)
+                {
+                    Some(k) => k.2 += 1,
+                    None => counts.push((r.placement, r.held, 1, rank)),
+                }
+            }
+            counts
+                .iter()
+                .max_by(|a, b| a.2.cmp(&b.2).then(b.3.cmp(&a.3)))
+                .expect("there is a candidate")
+                .3
+        }
+    };
+    let (best_d, best_i, score) = candidates[chosen];
+    let mut placements = Vec::with_capacity(best_d + 1);
+    let mut at = levels[best_d][best_i];
+    placements.push(at.placement);
+    for k in (1..=best_d).rev() {
+        at = levels[k - 1][at.parent as usize];
+        placements.push(at.placement);
+    }
+    placements.reverse();
+    // Other first moves, in the order of their best candidate.
     let mut alternatives: Vec<Placement> = Vec::with_capacity(ALTERNATIVES);
-    for node in &buf.levels[last_full - 1] {
+    for c in &candidates {
         if alternatives.len() == ALTERNATIVES {
             break;
         }
-        let mut n = *node;
-        for d in (1..last_full).rev() {
-            n = buf.levels[d - 1][n.parent as usize];
-        }
+        let n = root_of((c.0, c.1));
         if n.placement != placements[0] && !alternatives.contains(&n.placement) {
             alternatives.push(n.placement);
         }
@@ -204,11 +287,79 @@ pub(crate) fn run_pass<E: Evaluator>(
     Some(Line {
         placements,
         uses_hold: at.held,
-        score: best.total,
+        score,
         board_after_first: at.board,
         alternatives,
     })
 }
+
+/// How a pass picks the first move from its final level.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveChoice {
+    /// The first move of the best line (the best node of the final level).
+    #[default]
+    BestLeaf,
+    /// The first move with the most descendants in the final level.
+    Survivors,
+}
+
+/// The expected value of `node` one piece past the queue: the mean over the pieces that can
+/// come next of the best child with that piece (placed, or swapped with the held piece).
+/// Children are scored through the depth-`d` table like any others.
+fn speculate<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    node: &Node,
+    possible: PieceSet,
+    tables: &mut DepthTables<PositionEval, Board>,
+    placements: &mut Vec<Placement>,
+    counters: &mut PassCounters,
+) -> i32 {
+    let mut sum = 0i64;
+    for piece in possible.iter() {
+        let mut best = i32::MIN;
+        let mut options = [Some((piece, node.hold, false)), None];
+        if pass.use_hold
+            && let Some(h) = node.hold
+            && h != piece
+        {
+            options[1] = Some((h, Some(piece), true));
+        }
+        for (placed, hold, held) in options.into_iter().flatten() {
+            generate_into(&node.board, placed, pass.rules, placements);
+            for p in placements.iter().filter(|p| !p.locks_out()) {
+                let c = score_child(
+                    pass,
+                    d,
+                    node,
+                    0,
+                    p,
+                    placed,
+                    hold,
+                    node.next,
+                    held,
+                    &[],
+                    tables,
+                    counters,
+                );
+                best = best.max(c.total);
+            }
+        }
+        // No placement for this piece: the game would be over.
+        sum += if best == i32::MIN {
+            node.acc as i64 - TOPPED_OUT as i64
+        } else {
+            best as i64
+        };
+    }
+    (sum / possible.len() as i64) as i32
+}
+
+/// What a line that tops out is worth below its rewards so far.
+const TOPPED_OUT: i32 = 1_000_000;
 
 /// One way to play a parent's turn: (piece to place, hold afterwards, index of the next piece
 /// afterwards, whether it holds).
@@ -250,57 +401,88 @@ fn expand<E: Evaluator>(
     for (piece, hold, next, held) in options.into_iter().flatten() {
         generate_into(&parent.board, piece, pass.rules, placements);
         let pending = pass.pieces.get(next..).unwrap_or(&[]);
-        for p in placements.iter() {
-            if p.locks_out() {
-                continue;
-            }
-            let mut board = parent.board;
-            let outcome = lock(&mut board, p, parent.carried);
-            let key = position_key(&board, hold);
-            let eval = if pass.use_cache {
-                let c = &mut counters.depth[d];
-                c.lookups += 1;
-                match tables.table(d).lookup(key) {
-                    Ok(v) => {
-                        c.hits += 1;
-                        v
-                    }
-                    Err(vacant) => {
-                        counters.evaluations += 1;
-                        vacant.insert(pass.evaluator.position(&board, hold))
-                    }
-                }
-            } else {
-                counters.evaluations += 1;
-                pass.evaluator.position(&board, hold)
-            };
-            let step = StepContext {
+        for p in placements.iter().filter(|p| !p.locks_out()) {
+            let child = score_child(
+                pass,
+                d,
+                parent,
+                parent_index,
+                p,
                 piece,
-                outcome: &outcome,
-                b2b_before: parent.carried.b2b,
-                depth: d,
-                pending,
                 hold,
-                pieces_placed: pass.pieces_placed + d as u64,
-            };
-            let s = pass.evaluator.context(&eval, &step);
-            counters.nodes += 1;
-            let acc = parent.acc + s.reward;
-            let child = Node {
-                board,
-                hold,
-                carried: outcome.carried,
-                next: next as u8,
-                acc,
-                total: acc + eval.value + s.leaf,
-                parent: parent_index,
-                placement: *p,
-                key,
-                seq: 0,
+                next as u8,
                 held,
-            };
+                pending,
+                tables,
+                counters,
+            );
             push_merged(children, merge, child);
         }
+    }
+}
+
+/// Locks `p` (a placement of `piece`) on `parent`'s board and scores the result: the position
+/// evaluation through the depth-`d` table (a miss evaluates and stores), then the context.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn score_child<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    parent: &Node,
+    parent_index: u32,
+    p: &Placement,
+    piece: Piece,
+    hold: Option<Piece>,
+    next: u8,
+    held: bool,
+    pending: &[Piece],
+    tables: &mut DepthTables<PositionEval, Board>,
+    counters: &mut PassCounters,
+) -> Node {
+    let mut board = parent.board;
+    let outcome = lock(&mut board, p, parent.carried);
+    let key = position_key(&board, hold);
+    let eval = if pass.use_cache {
+        let c = &mut counters.depth[d];
+        c.lookups += 1;
+        match tables.table(d).lookup(key) {
+            Ok(v) => {
+                c.hits += 1;
+                v
+            }
+            Err(vacant) => {
+                counters.evaluations += 1;
+                vacant.insert(pass.evaluator.position(&board, hold))
+            }
+        }
+    } else {
+        counters.evaluations += 1;
+        pass.evaluator.position(&board, hold)
+    };
+    let step = StepContext {
+        piece,
+        outcome: &outcome,
+        b2b_before: parent.carried.b2b,
+        depth: d,
+        pending,
+        hold,
+        pieces_placed: pass.pieces_placed + d as u64,
+    };
+    let s = pass.evaluator.context(&eval, &step);
+    counters.nodes += 1;
+    let acc = parent.acc + s.reward;
+    Node {
+        board,
+        hold,
+        carried: outcome.carried,
+        next,
+        acc,
+        total: acc + eval.value + s.leaf,
+        parent: parent_index,
+        placement: *p,
+        key,
+        seq: 0,
+        held,
     }
 }
 

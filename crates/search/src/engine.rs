@@ -1,6 +1,6 @@
 //! The engine: configuration, per-depth tables, prediction, and the move-to-move lifecycle.
 
-use crate::beam::{Buffers, DepthCounters, Node, Pass, PassCounters, run_pass};
+use crate::beam::{Buffers, DepthCounters, MoveChoice, Node, Pass, PassCounters, run_pass};
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
 use board::{Board, Piece, Placement, Rules};
 use game::GameState;
@@ -31,6 +31,13 @@ pub struct Config {
     pub max_width: usize,
     /// Whether the search may hold. Off only to make a deliberately weaker engine.
     pub use_hold: bool,
+    /// Whether to search one piece past the known queue when the state says what the 7-bag
+    /// can give next (the expected value over those pieces).
+    pub speculate: bool,
+    /// How many of the best lines speculation scores.
+    pub speculate_top: usize,
+    /// How the first move is picked from the final level of the search.
+    pub move_choice: MoveChoice,
 }
 
 /// The default beam width.
@@ -47,6 +54,9 @@ impl Default for Config {
             use_cache: true,
             max_width: 8192,
             use_hold: true,
+            speculate: false,
+            speculate_top: 32,
+            move_choice: MoveChoice::BestLeaf,
         }
     }
 }
@@ -134,7 +144,8 @@ impl<E: Evaluator> Engine<E> {
     pub fn new(config: Config, evaluator: E) -> Self {
         let depth = 1 + config.previews;
         Engine {
-            tables: DepthTables::new(depth),
+            // One table per searched depth, and one for the speculated piece.
+            tables: DepthTables::new(depth + config.speculate as usize),
             config,
             evaluator,
             buffers: Buffers::default(),
@@ -192,6 +203,15 @@ impl<E: Evaluator> Engine<E> {
         // One piece beyond the depth, so holding into an empty hold works at the last depth.
         self.pieces.extend(state.queue.iter().take(depth).copied());
         let search_depth = depth.min(self.pieces.len());
+        // Speculate past the queue only when the search has every known piece (the bag
+        // state is what comes after the whole queue) and something is known of what comes
+        // next.
+        let speculate = match state.bag {
+            Some(bag) if self.config.speculate && state.queue.len() <= depth => {
+                Some(bag.possible())
+            }
+            _ => None,
+        };
         let root = Node {
             board: state.board,
             hold: state.hold,
@@ -214,7 +234,7 @@ impl<E: Evaluator> Engine<E> {
         let mut counters = PassCounters {
             nodes: 0,
             evaluations: 0,
-            depth: vec![DepthCounters::default(); search_depth],
+            depth: vec![DepthCounters::default(); search_depth + speculate.is_some() as usize],
         };
         let (widths, deadline): (Vec<usize>, Option<Instant>) = match budget {
             Budget::Fixed => (vec![self.config.beam_width.max(1)], None),
@@ -242,6 +262,9 @@ impl<E: Evaluator> Engine<E> {
                 depth: search_depth,
                 use_cache: self.config.use_cache,
                 use_hold: self.config.use_hold,
+                speculate,
+                speculate_top: self.config.speculate_top.max(1),
+                choice: self.config.move_choice,
                 // The first pass always finishes.
                 deadline: if i == 0 { None } else { deadline },
                 pieces_placed: state.pieces_placed,

@@ -28,7 +28,7 @@ mod engine;
 mod eval;
 pub mod selfplay;
 
-pub use beam::{DepthCounters, position_key};
+pub use beam::{DepthCounters, MoveChoice, position_key};
 pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, SearchStats};
 pub use eval::{DefaultEvaluator, Evaluator, PositionEval, StepContext, StepScore, Weights};
 pub use tt_depth::Transition;

@@ -186,3 +186,83 @@ fn reset_forgets_the_prediction() {
     let step = selfplay::step(&mut engine, &mut game).unwrap();
     assert_eq!(step.plan.stats.transition, Transition::Fresh);
 }
+
+/// Speculation past the queue (one piece, over what the 7-bag can give) goes through a table
+/// of its own: the moves are the same with the cache off, and after a matched move the search
+/// finds the pieces it speculated on one move ago.
+#[test]
+fn speculation_changes_no_move_with_the_cache_and_its_table_rotates() {
+    let spec = |use_cache| Config {
+        speculate: true,
+        speculate_top: 8,
+        ..config(use_cache)
+    };
+    let on = play(&mut Engine::with_config(spec(true)), 6, 40, 0);
+    let off = play(&mut Engine::with_config(spec(false)), 6, 40, 0);
+    assert_eq!(on, off);
+    let mut engine = Engine::with_config(spec(true));
+    let mut game = Game::new(6, 4);
+    let first = selfplay::step(&mut engine, &mut game).unwrap();
+    // Depths 0..5 are the current piece and four previews; one more table for speculation.
+    assert_eq!(first.plan.stats.depth.len(), 6);
+    let plain = Engine::with_config(config(true))
+        .suggest(&Game::new(6, 4).state().clone())
+        .unwrap();
+    assert!(
+        first.plan.stats.nodes > plain.stats.nodes,
+        "speculation scores more"
+    );
+    let second = selfplay::step(&mut engine, &mut game).unwrap();
+    assert_eq!(second.plan.stats.transition, Transition::Rotated);
+    if tt_core::BITS >= 12 {
+        // The same position searched by a fresh engine: the rotated tables hit more.
+        let fresh = Engine::with_config(spec(true))
+            .suggest(&second_state(6))
+            .unwrap();
+        assert!(
+            second.plan.stats.hits() > fresh.stats.hits(),
+            "{} vs {}",
+            second.plan.stats.hits(),
+            fresh.stats.hits()
+        );
+    }
+}
+
+/// The state of seed `seed`'s game (four previews) after its first move, as a speculating
+/// engine plays it.
+fn second_state(seed: u64) -> game::GameState {
+    let mut engine = Engine::with_config(Config {
+        speculate: true,
+        speculate_top: 8,
+        ..config(true)
+    });
+    let mut game = Game::new(seed, 4);
+    selfplay::step(&mut engine, &mut game).unwrap();
+    game.state().clone()
+}
+
+/// Speculation only tries the pieces the bag can still give.
+#[test]
+fn speculation_tries_only_the_pieces_the_bag_can_give() {
+    let base = Game::new(2, 4);
+    let nodes = |left: Option<&[Piece]>| {
+        let mut state = base.state().clone();
+        state.bag = left.map(|l| game::BagState {
+            left: l.iter().copied().collect(),
+        });
+        let mut engine = Engine::with_config(Config {
+            speculate: true,
+            speculate_top: 4,
+            ..config(true)
+        });
+        engine.suggest(&state).unwrap().stats.nodes
+    };
+    let none = nodes(None);
+    let one = nodes(Some(&[Piece::O]));
+    let two = nodes(Some(&[Piece::O, Piece::I]));
+    let all = nodes(Some(&[]));
+    assert!(
+        none < one && one < two && two < all,
+        "{none} {one} {two} {all}"
+    );
+}
