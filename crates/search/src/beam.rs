@@ -220,7 +220,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                 );
             }
             // A stable sort keeps the order above among equal expectations.
-            candidates.sort_by(|a, b| b.2.cmp(&a.2));
+            candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
         }
         _ => {}
     }
