@@ -34,6 +34,6 @@ pub mod sprt;
 
 pub use run::{
     GameLine, GameRecord, MatchOptions, MatchSummary, Observer, Outcome, SideRecord, SideSummary,
-    SprtSummary, ThinkCharge, play_game, run_match, run_match_with,
+    SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_with,
 };
 pub use settings::EngineSettings;

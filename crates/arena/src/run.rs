@@ -456,24 +456,24 @@ pub fn run_match(
     opts: &MatchOptions,
     on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
-    let threads = opts.threads.max(1);
+    let chunk = (opts.threads.max(1) as u64 * 4).max(2);
+    drive(opts, chunk, |games| play_games(opts, games), on_game)
+}
+
+/// Plays games `games` of a match on `opts.threads` threads and returns their records in
+/// order: the unit of work a distributed runner would hand out (seeds in, records out; see
+/// `tetris-tt batch`).
+pub fn play_games(opts: &MatchOptions, games: std::ops::Range<u64>) -> Vec<GameRecord> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(opts.threads.max(1))
         .build()
         .expect("a thread pool");
-    drive(
-        opts,
-        (threads as u64 * 4).max(2),
-        |games| {
-            pool.install(|| {
-                games
-                    .into_par_iter()
-                    .map(|g| play_game(opts, g, None))
-                    .collect()
-            })
-        },
-        on_game,
-    )
+    pool.install(|| {
+        games
+            .into_par_iter()
+            .map(|g| play_game(opts, g, None))
+            .collect()
+    })
 }
 
 /// Plays a match one game at a time on this thread, calling `observer` after every lock with

@@ -6,6 +6,7 @@ mod movegen_cmd;
 mod play;
 mod summary;
 mod tbp;
+mod tune_cmd;
 mod versus_cmd;
 
 use board::{Piece, Rules};
@@ -73,6 +74,21 @@ enum Command {
         search::Weights side by side (missing fields keep their defaults), plus\n\
         \"see_incoming\": true to let that side see its incoming garbage.")]
     Versus(VersusArgs),
+    /// Tune the evaluator weights by SPSA in the arena, resumably.
+    #[command(after_help = "Examples:\n  \
+        tetris-tt tune --steps 100 --dir tune-run\n  \
+        tetris-tt tune --steps 50 --params holes,height,t_slot[2] --pairs 16\n\n\
+        Each step plays --pairs pairs of games between the weights moved +c and -c and\n\
+        updates them. The run directory keeps checkpoint.json (resume by running again),\n\
+        log.jsonl (one line per step) and weights.svg; the tuned weights are the\n\
+        checkpoint's. Accept them only after an SPRT win in `versus`.")]
+    Tune(TuneArgs),
+    /// Play games of a match and print one JSON line per game: the unit of work a
+    /// distributed runner hands out.
+    #[command(
+        after_help = "Example:\n  tetris-tt batch --a new.json --b old.json --seed 7 --first 40 --games 8"
+    )]
+    Batch(BatchArgs),
     /// Run the fixed, seeded benchmark workload and print one JSON line.
     #[command(after_help = "Example:\n  tetris-tt bench\n  tetris-tt bench --pieces 50")]
     Bench(BenchArgs),
@@ -179,6 +195,45 @@ struct TbpArgs {
     think_ms: Option<u64>,
 }
 
+/// The rules and costs of arena games, shared by versus, tune and batch.
+#[derive(Args, Clone)]
+struct ArenaArgs {
+    /// Games played at once (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024).map(|v| v as usize))]
+    threads: Option<usize>,
+    /// The rules and timing: ppt (4 ms frames, as bot arenas run) or ppt-60hz.
+    #[arg(long, default_value = "ppt")]
+    preset: String,
+    /// Rules from a JSON file of game::versus::VersusConfig fields (missing ones keep the
+    /// ppt values); replaces --preset.
+    #[arg(long, value_name = "FILE")]
+    rules_file: Option<String>,
+    /// How thinking is charged: nodes:N (N nodes per millisecond), ms:X (X ms per move), or
+    /// wall (measured time; not reproducible).
+    #[arg(long, default_value = "nodes:2000")]
+    think: String,
+}
+
+impl ArenaArgs {
+    /// Match options with these rules and two engines; games and seed to be filled in.
+    fn options(
+        &self,
+        a: arena::EngineSettings,
+        b: arena::EngineSettings,
+    ) -> Result<arena::MatchOptions, String> {
+        Ok(arena::MatchOptions {
+            versus: versus_cmd::read_rules(&self.preset, self.rules_file.as_deref())?,
+            a,
+            b,
+            threads: self
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            think: versus_cmd::parse_think(&self.think)?,
+            ..arena::MatchOptions::default()
+        })
+    }
+}
+
 #[derive(Args)]
 struct VersusArgs {
     /// Engine A's settings (JSON); without it, the defaults.
@@ -193,9 +248,8 @@ struct VersusArgs {
     /// Match seed: every game's pieces and garbage come from it.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024).map(|v| v as usize))]
-    threads: Option<usize>,
+    #[command(flatten)]
+    arena: ArenaArgs,
     /// Stop on a sequential probability ratio test between two Elo hypotheses.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
@@ -205,17 +259,6 @@ struct VersusArgs {
     /// The SPRT's false negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
-    /// The rules and timing: ppt (4 ms frames, as bot arenas run) or ppt-60hz.
-    #[arg(long, default_value = "ppt")]
-    preset: String,
-    /// Rules from a JSON file of game::versus::VersusConfig fields (missing ones keep the
-    /// ppt values); replaces --preset.
-    #[arg(long, value_name = "FILE")]
-    rules_file: Option<String>,
-    /// How thinking is charged: nodes:N (N nodes per millisecond), ms:X (X ms per move), or
-    /// wall (measured time; not reproducible).
-    #[arg(long, default_value = "nodes:2000")]
-    think: String,
     /// Draw both boards live, one game at a time.
     #[arg(long)]
     render: bool,
@@ -225,6 +268,56 @@ struct VersusArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// Engine settings both sides use (the config tuned at, and the starting weights).
+    #[arg(long, value_name = "FILE")]
+    engine: Option<String>,
+    /// Steps to run now (a run resumes from its checkpoint).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    steps: u64,
+    /// Directory of the run: checkpoint.json, log.jsonl and weights.svg.
+    #[arg(long, value_name = "DIR", default_value = "tune-run")]
+    dir: String,
+    /// Pairs of games per step (new runs only).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pairs: u64,
+    /// Weights to tune, comma-separated (`holes,t_slot[2]`); default every weight (new runs
+    /// only).
+    #[arg(long)]
+    params: Option<String>,
+    /// Learning rate: a batch won outright moves each weight by its perturbation (new runs
+    /// only).
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Seed of the perturbations and games (new runs only).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+#[derive(Args)]
+struct BatchArgs {
+    /// Engine A's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    a: Option<String>,
+    /// Engine B's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    b: Option<String>,
+    /// Match seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The first game to play (games 2k and 2k+1 are pair k).
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Games to play.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    #[command(flatten)]
+    arena: ArenaArgs,
 }
 
 #[derive(Args)]
@@ -344,20 +437,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 ));
             }
             let opts = arena::MatchOptions {
-                versus: versus_cmd::read_rules(&a.preset, a.rules_file.as_deref())?,
-                a: versus_cmd::read_settings(a.a.as_deref())?,
-                b: versus_cmd::read_settings(a.b.as_deref())?,
                 games: a.games,
                 seed: a.seed,
-                threads: a
-                    .threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 sprt: a
                     .sprt
                     .as_deref()
                     .map(|s| versus_cmd::parse_sprt(s, a.alpha, a.beta))
                     .transpose()?,
-                think: versus_cmd::parse_think(&a.think)?,
+                ..a.arena.options(
+                    versus_cmd::read_settings(a.a.as_deref())?,
+                    versus_cmd::read_settings(a.b.as_deref())?,
+                )?
             };
             let render = a.render && std::io::stdout().is_terminal();
             if a.render && !render {
@@ -380,6 +470,47 @@ fn run(cli: Cli) -> Result<(), String> {
                 versus_cmd::print_summary(&summary);
             }
             Ok(())
+        }
+        Command::Tune(a) => {
+            if !(a.rate > 0.0 && a.rate.is_finite()) {
+                return Err(format!("--rate {}: use a positive number", a.rate));
+            }
+            let settings = versus_cmd::read_settings(a.engine.as_deref())?;
+            let template = a.arena.options(settings.clone(), settings.clone())?;
+            let dir = std::path::Path::new(&a.dir);
+            let files = tune_cmd::TuneFiles {
+                checkpoint: dir.join("checkpoint.json"),
+                log: dir.join("log.jsonl"),
+                svg: dir.join("weights.svg"),
+            };
+            let cp = tune_cmd::tune(
+                &files,
+                &settings,
+                &template,
+                &tune_cmd::Fresh {
+                    params: a.params,
+                    pairs: a.pairs,
+                    seed: a.seed,
+                    rate: a.rate,
+                },
+                a.steps,
+                std::io::stderr().is_terminal(),
+            )?;
+            println!(
+                "{}",
+                serde_json::to_string(&cp.weights()?).map_err(|e| e.to_string())?
+            );
+            Ok(())
+        }
+        Command::Batch(a) => {
+            let opts = arena::MatchOptions {
+                seed: a.seed,
+                ..a.arena.options(
+                    versus_cmd::read_settings(a.a.as_deref())?,
+                    versus_cmd::read_settings(a.b.as_deref())?,
+                )?
+            };
+            tune_cmd::batch(&opts, a.first, a.games)
         }
         Command::Movegen(a) => {
             let board = movegen_cmd::read_board(a.board.as_deref())?;

@@ -293,3 +293,104 @@ fn versus_prints_both_sides_and_the_match_figures_and_replays_by_seed() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("beam_widht"));
 }
+
+#[test]
+fn tune_runs_steps_resumes_from_its_checkpoint_and_batch_prints_games() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-tune-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let dir_s = dir.to_string_lossy().to_string();
+    let engine = temp_file("tune-engine.json", r#"{"beam_width": 4, "previews": 1}"#);
+    let rules = temp_file("tune-rules.json", r#"{"max_pieces": 30}"#);
+    let args = |steps: &str| {
+        vec![
+            "tune".to_string(),
+            "--engine".into(),
+            engine.clone(),
+            "--rules-file".into(),
+            rules.clone(),
+            "--dir".into(),
+            dir_s.clone(),
+            "--steps".into(),
+            steps.into(),
+            "--pairs".into(),
+            "1".into(),
+            "--params".into(),
+            "holes,height,t_slot[2]".into(),
+            "--threads".into(),
+            "2".into(),
+        ]
+    };
+    let run_args = |a: Vec<String>| {
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&refs, "")
+    };
+    let first = json_of(&run_args(args("2")));
+    assert!(first.get("holes").is_some(), "{first}");
+    let log = std::fs::read_to_string(dir.join("log.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2);
+    let step: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(step["values"].as_array().unwrap().len(), 3);
+    assert_eq!(step["games"], 2);
+    assert!(dir.join("weights.svg").exists() && dir.join("checkpoint.json").exists());
+    // Running again resumes: two more steps, four log lines, step 4 in the checkpoint.
+    run_args(args("2"));
+    let log = std::fs::read_to_string(dir.join("log.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 4);
+    let cp: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap())
+            .unwrap();
+    assert_eq!(cp["spsa"]["step"], 4);
+    let bad = run(
+        &[
+            "tune",
+            "--params",
+            "holes,nonsense",
+            "--dir",
+            &format!("{dir_s}-bad"),
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nonsense"));
+
+    // batch: one JSON line per game, numbered from --first.
+    let out = run(
+        &[
+            "batch",
+            "--a",
+            &engine,
+            "--b",
+            &engine,
+            "--rules-file",
+            &rules,
+            "--first",
+            "6",
+            "--games",
+            "3",
+            "--seed",
+            "4",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g["index"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![6, 7, 8]
+    );
+    for f in [engine, rules] {
+        std::fs::remove_file(f).ok();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

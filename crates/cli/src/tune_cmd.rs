@@ -1,0 +1,152 @@
+//! `tetris-tt tune` (SPSA in the arena) and `tetris-tt batch` (the unit of work it is made of).
+
+use arena::{EngineSettings, MatchOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tune::{Checkpoint, Spsa, StepLog};
+
+/// Where a tuning run keeps its files.
+pub(crate) struct TuneFiles {
+    pub(crate) checkpoint: PathBuf,
+    pub(crate) log: PathBuf,
+    pub(crate) svg: PathBuf,
+}
+
+/// A tuning run's settings for a fresh start (ignored when resuming).
+pub(crate) struct Fresh {
+    pub(crate) params: Option<String>,
+    pub(crate) pairs: u64,
+    pub(crate) seed: u64,
+    pub(crate) rate: f64,
+}
+
+fn read_log(path: &Path) -> Result<Vec<StepLog>, String> {
+    match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Ok(text) => text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display())))
+            .collect(),
+    }
+}
+
+/// Runs `steps` SPSA steps, resuming from the checkpoint when it exists. Both engines of each
+/// batch use `settings` (its config is what gets tuned at), with the perturbed weights.
+pub(crate) fn tune(
+    files: &TuneFiles,
+    settings: &EngineSettings,
+    template: &MatchOptions,
+    fresh: &Fresh,
+    steps: u64,
+    progress: bool,
+) -> Result<Checkpoint, String> {
+    let mut cp = if files.checkpoint.exists() {
+        Checkpoint::load(&files.checkpoint)?
+    } else {
+        let all = tune::all_params(&settings.weights);
+        let params = match &fresh.params {
+            None => all,
+            Some(list) => list
+                .split(',')
+                .map(|name| {
+                    all.iter()
+                        .find(|p| p.name == name.trim())
+                        .cloned()
+                        .ok_or_else(|| format!("--params: no weight named {name:?}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let mut spsa = Spsa::new(params, fresh.seed);
+        spsa.rate = fresh.rate;
+        Checkpoint {
+            spsa,
+            base: settings.weights.clone(),
+            pairs: fresh.pairs,
+            match_seed: fresh.seed,
+        }
+    };
+    let mut log = read_log(&files.log)?;
+    let start: Vec<f64> = tune::all_params(&cp.base)
+        .into_iter()
+        .filter(|p| cp.spsa.params.iter().any(|q| q.name == p.name))
+        .map(|p| p.value)
+        .collect();
+    for dir in [&files.checkpoint, &files.log, &files.svg] {
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+    }
+    let bar = if progress {
+        let b = ProgressBar::new(steps);
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} steps {msg} [{elapsed_precise}]")
+                .expect("a valid template"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    for _ in 0..steps {
+        let pairs = cp.pairs;
+        let seed = cp.match_seed;
+        let entry = tune::step(&mut cp, |plus, minus, k| {
+            let opts = MatchOptions {
+                a: EngineSettings {
+                    weights: plus.clone(),
+                    ..settings.clone()
+                },
+                b: EngineSettings {
+                    weights: minus.clone(),
+                    ..settings.clone()
+                },
+                games: 2 * pairs,
+                seed: seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                ..template.clone()
+            };
+            let games = arena::play_games(&opts, 0..2 * pairs);
+            let score = games.iter().map(|g| g.score()).sum::<f64>() / games.len().max(1) as f64;
+            (score, games.len() as u64)
+        })?;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&files.log)
+            .map_err(|e| format!("cannot write {}: {e}", files.log.display()))?;
+        writeln!(
+            f,
+            "{}",
+            serde_json::to_string(&entry).map_err(|e| e.to_string())?
+        )
+        .map_err(|e| format!("cannot write {}: {e}", files.log.display()))?;
+        cp.save(&files.checkpoint)?;
+        log.push(entry);
+        tune::plot(&files.svg, &cp.spsa.params, &start, &log)?;
+        bar.inc(1);
+        bar.set_message(format!(
+            "step {} score {:.3}",
+            cp.spsa.step,
+            log.last().map_or(0.5, |l| l.score)
+        ));
+    }
+    bar.finish_and_clear();
+    Ok(cp)
+}
+
+/// Plays games `first..first + games` of the match `opts` and prints one JSON line per game.
+pub(crate) fn batch(opts: &MatchOptions, first: u64, games: u64) -> Result<(), String> {
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for g in arena::play_games(opts, first..first + games) {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&g).map_err(|e| e.to_string())?
+        )
+        .map_err(|e| format!("cannot write: {e}"))?;
+    }
+    Ok(())
+}
