@@ -136,6 +136,14 @@ pub struct Weights {
     pub attack: i32,
     /// Placing a T without a T-spin clear.
     pub wasted_t: i32,
+    /// Per covered empty cell that the sky still reaches sideways (a cavity a tuck or a spin
+    /// can fill), on top of `holes`, which counts every covered empty cell.
+    pub cavities: i32,
+    /// By the lines of the best full T-spin a T could make on the board now (0..=3), checked
+    /// by move generation (so the slot is reachable), when the shape detector sees a slot.
+    pub tspin_ready: [i32; 4],
+    /// Per row with exactly one empty cell (a line one piece away from clearing).
+    pub ready_rows: i32,
 }
 
 impl Default for Weights {
@@ -164,6 +172,9 @@ impl Default for Weights {
             combo_attack: 150,
             attack: 0,
             wasted_t: -150,
+            cavities: 0,
+            tspin_ready: [0; 4],
+            ready_rows: 0,
         }
     }
 }
@@ -253,6 +264,15 @@ impl Evaluator for DefaultEvaluator {
         // T-slots.
         let (t_slots, t_slot_lines) = t_slots(board, &heights);
         v += w.t_slot[t_slot_lines as usize];
+        if t_slots > 0 && w.tspin_ready != [0; 4] {
+            v += w.tspin_ready[tspin_ready(board) as usize];
+        }
+        if holes > 0 && w.cavities != 0 {
+            v += w.cavities * cavities(board, &heights);
+        }
+        if w.ready_rows != 0 {
+            v += w.ready_rows * ready_rows(board);
+        }
 
         if matches!(hold, Some(Piece::T) | Some(Piece::I)) {
             v += w.hold_t_or_i;
@@ -303,6 +323,78 @@ impl Evaluator for DefaultEvaluator {
         }
         StepScore { reward, leaf }
     }
+}
+
+/// The lines of the best full T-spin a T can make on `board` now (0 when none), by exact move
+/// generation under guideline SRS.
+fn tspin_ready(board: &Board) -> u32 {
+    board::generate(board, Piece::T, board::Rules::Srs)
+        .iter()
+        .filter(|p| p.spin == Spin::Full)
+        .map(|p| p.lines(board).count_ones())
+        .max()
+        .unwrap_or(0)
+        .min(3)
+}
+
+/// Covered empty cells that the sky reaches sideways: a flood of empty cells from every
+/// column's open top, through left, right and down moves.
+fn cavities(board: &Board, heights: &[i32; WIDTH]) -> i32 {
+    let cols = board.columns();
+    let rows = (1u64 << HEIGHT) - 1;
+    let empty: [u64; WIDTH] = std::array::from_fn(|x| !cols[x] & rows);
+    // Open sky: at and above each column's height.
+    let mut reach: [u64; WIDTH] = std::array::from_fn(|x| rows & !((1u64 << heights[x]) - 1));
+    loop {
+        let mut changed = false;
+        for x in 0..WIDTH {
+            let mut r = reach[x];
+            if x > 0 {
+                r |= reach[x - 1] & empty[x];
+            }
+            if x + 1 < WIDTH {
+                r |= reach[x + 1] & empty[x];
+            }
+            // Down through empty cells: fill each run below a reached cell.
+            let mut down = r;
+            loop {
+                let next = down | ((down >> 1) & empty[x]);
+                if next == down {
+                    break;
+                }
+                down = next;
+            }
+            if down != reach[x] {
+                reach[x] = down;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (0..WIDTH)
+        .map(|x| (reach[x] & ((1u64 << heights[x]) - 1)).count_ones() as i32)
+        .sum()
+}
+
+/// Rows with exactly one empty cell, below the roof.
+fn ready_rows(board: &Board) -> i32 {
+    let cols = board.columns();
+    let roof = board.roof();
+    let below = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
+    // Rows full in all columns but x, and empty at x.
+    let mut pre = [!0u64; WIDTH + 1];
+    let mut suf = [!0u64; WIDTH + 1];
+    for x in 0..WIDTH {
+        pre[x + 1] = pre[x] & cols[x];
+    }
+    for x in (0..WIDTH).rev() {
+        suf[x] = suf[x + 1] & cols[x];
+    }
+    (0..WIDTH)
+        .map(|x| (pre[x] & suf[x + 1] & !cols[x] & below).count_ones() as i32)
+        .sum()
 }
 
 /// Finds T-spin double/single slots: a one-wide hole at the top of column x with both sides
@@ -367,6 +459,57 @@ mod tests {
         let holey = eval("#.........\n..........");
         assert_eq!((clean.holes, holey.holes), (0, 1));
         assert!(holey.value < clean.value);
+    }
+
+    #[test]
+    fn a_reachable_tsd_is_ready_and_a_roofed_one_is_not() {
+        let open: Board = "
+            ###.......
+            ##...#####
+            ###.######
+        "
+        .parse()
+        .unwrap();
+        assert_eq!(tspin_ready(&open), 2);
+        // The same slot under a full-width roof two rows up: no T can get in.
+        let roofed: Board = "
+            #########.
+            ..........
+            ###.......
+            ##...#####
+            ###.######
+        "
+        .parse()
+        .unwrap();
+        assert_eq!(tspin_ready(&roofed), 0);
+    }
+
+    #[test]
+    fn cavities_are_covered_cells_the_sky_reaches() {
+        // Column 1 row 0 is covered, but open to the right along row 0: a cavity. Column 8
+        // row 0 is sealed on every side: a hole, not a cavity.
+        let b: Board = "
+            ##......##
+            #......#.#
+        "
+        .parse()
+        .unwrap();
+        let heights: [i32; WIDTH] = std::array::from_fn(|x| b.column_height(x) as i32);
+        assert_eq!(cavities(&b, &heights), 1);
+        let e = eval("##......##\n#......#.#");
+        assert_eq!(e.holes, 2);
+    }
+
+    #[test]
+    fn ready_rows_have_one_empty_cell() {
+        let b: Board = "
+            ....######
+            #########.
+            ####.#####
+        "
+        .parse()
+        .unwrap();
+        assert_eq!(ready_rows(&b), 2);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! engine picks a move it records the position it expects next with
 //! [`DepthTables::predict`]. The next search starts with [`DepthTables::begin`]: if the
 //! observed position equals the prediction, what was depth d+1 is now depth d, so the tables
-//! rotate by one and only the vacated deepest table is cleared; otherwise every table is
-//! cleared. It is generic over the prediction type (anything `Eq`) and knows nothing about
-//! Tetris.
+//! rotate by one and only the vacated deepest table is cleared; if it is the position the
+//! last search began from (the same root searched again), every table is kept as it is;
+//! otherwise every table is cleared. It is generic over the position type (anything `Eq +
+//! Clone`) and knows nothing about Tetris.
 //!
 //! ```
 //! use tt_depth::{DepthTables, Transition};
@@ -18,6 +19,8 @@
 //! assert_eq!(tt.begin(&"board B"), Transition::Rotated);
 //! assert_eq!(tt.table(0).lookup(7).ok(), Some(70)); // one ply closer now
 //! tt.predict("board C");
+//! assert_eq!(tt.begin(&"board B"), Transition::Kept); // the same root again
+//! assert_eq!(tt.table(0).lookup(7).ok(), Some(70));
 //! assert_eq!(tt.begin(&"garbage arrived"), Transition::Cleared);
 //! assert!(tt.table(0).lookup(7).is_err());
 //! ```
@@ -38,6 +41,9 @@ pub enum Transition {
     Rotated,
     /// The observed position differed from the prediction: every table was cleared.
     Cleared,
+    /// The observed position is the one the last search began from (and not the
+    /// prediction): every table was kept as it was, and the prediction too.
+    Kept,
 }
 
 struct Slot<V: Copy + Zeroable> {
@@ -51,9 +57,11 @@ struct Slot<V: Copy + Zeroable> {
 /// Invariants: there is exactly one table per depth of the horizon; `begin` never allocates
 /// (a rotation moves one table from the front of a ring to the back and clears it); only
 /// `new` and a growing `set_horizon` allocate tables.
-pub struct DepthTables<V: Copy + Zeroable, P: Eq> {
+pub struct DepthTables<V: Copy + Zeroable, P: Eq + Clone> {
     slots: VecDeque<Slot<V>>,
     prediction: Option<P>,
+    /// The position the last `begin` observed.
+    root: Option<P>,
     next_id: usize,
     /// Table ids by depth before the last `begin`, and what it did: for [`Self::render`].
     before: Vec<usize>,
@@ -64,12 +72,13 @@ pub struct DepthTables<V: Copy + Zeroable, P: Eq> {
     depth_stats: Vec<tt_core::Stats>,
 }
 
-impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
+impl<V: Copy + Zeroable, P: Eq + Clone> DepthTables<V, P> {
     /// `horizon` empty tables (at least one), and no prediction.
     pub fn new(horizon: usize) -> Self {
         let mut t = DepthTables {
             slots: VecDeque::new(),
             prediction: None,
+            root: None,
             next_id: 0,
             before: Vec::new(),
             last: None,
@@ -108,11 +117,17 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
     }
 
     /// Prepares the tables for a search from `observed`; see [`Transition`]. The prediction
-    /// is used up either way.
+    /// is used up, unless the tables are kept.
     pub fn begin(&mut self, observed: &P) -> Transition {
         self.remember_layout();
         #[cfg(feature = "stats")]
         self.harvest_stats();
+        let same_root = self.root.as_ref() == Some(observed);
+        if same_root && self.prediction.as_ref() != Some(observed) {
+            self.last = Some(Transition::Kept);
+            return Transition::Kept;
+        }
+        self.root = Some(observed.clone());
         let t = match self.prediction.take() {
             Some(p) if p == *observed => {
                 self.slots.rotate_left(1);
@@ -145,10 +160,11 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
         self.prediction.as_ref()
     }
 
-    /// Clears every table and forgets the prediction (a new game).
+    /// Clears every table and forgets the prediction and the last root (a new game).
     pub fn reset(&mut self) {
         self.remember_layout();
         self.prediction = None;
+        self.root = None;
         self.clear_all();
         self.last = None;
     }
@@ -263,6 +279,7 @@ impl<V: Copy + Zeroable, P: Eq> DepthTables<V, P> {
                     // The table that left depth 0 went to the back and was cleared.
                     (Some(0), Some(Transition::Rotated)) => "cleared, was depth 0".to_string(),
                     (Some(w), Some(Transition::Rotated)) => format!("was depth {w}"),
+                    (Some(w), Some(Transition::Kept)) if w == d => "kept".to_string(),
                     (Some(w), _) if w == d => "cleared".to_string(),
                     (Some(w), _) => format!("cleared, was depth {w}"),
                 };

@@ -90,6 +90,27 @@ proptest! {
     }
 
     #[test]
+    fn the_same_root_keeps_every_table_and_the_prediction(
+        horizon in horizons(),
+        stores in prop::collection::vec((0usize..6, 1u64..u64::MAX), 1..60),
+        board in any::<u32>(),
+        next in any::<u32>(),
+    ) {
+        prop_assume!(board != next);
+        let mut tt = Stack::new(horizon);
+        tt.begin(&board);
+        fill(&mut tt, &stores);
+        let before: Vec<Vec<u64>> = (0..horizon).map(|d| keys_at(&tt, d)).collect();
+        tt.predict(next);
+        prop_assert_eq!(tt.begin(&board), Transition::Kept);
+        for d in 0..horizon {
+            prop_assert_eq!(&keys_at(&tt, d), &before[d], "depth {}", d);
+        }
+        prop_assert_eq!(tt.prediction(), Some(&next));
+        prop_assert_eq!(tt.begin(&next), Transition::Rotated);
+    }
+
+    #[test]
     fn rotations_keep_the_byte_count(
         horizon in horizons(),
         moves in prop::collection::vec((any::<bool>(), any::<u64>()), move_counts()),

@@ -67,6 +67,19 @@ fn matched_prediction_rotates() {
 }
 
 #[test]
+fn the_same_root_again_keeps_every_table() {
+    // A second search from the position the last one began at (a front end asking twice, or
+    // a new preview arriving) keeps the tables and the prediction.
+    let mut s = Script::new(3);
+    s.begin("b0");
+    s.filled(3);
+    s.predict("b1");
+    s.begin("b0");
+    s.begin("b1");
+    insta::assert_snapshot!(s.out);
+}
+
+#[test]
 fn mismatch_clears_every_table() {
     let mut s = Script::new(3);
     s.begin("b0");
