@@ -103,8 +103,8 @@ proptest! {
         let before: Vec<Vec<u64>> = (0..horizon).map(|d| keys_at(&tt, d)).collect();
         tt.predict(next);
         prop_assert_eq!(tt.begin(&board), Transition::Kept);
-        for d in 0..horizon {
-            prop_assert_eq!(&keys_at(&tt, d), &before[d], "depth {}", d);
+        for (d, keys) in before.iter().enumerate() {
+            prop_assert_eq!(&keys_at(&tt, d), keys, "depth {}", d);
         }
         prop_assert_eq!(tt.prediction(), Some(&next));
         prop_assert_eq!(tt.begin(&next), Transition::Rotated);
