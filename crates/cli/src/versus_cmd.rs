@@ -102,9 +102,14 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> MatchSummary {
     } else {
         ProgressBar::hidden()
     };
+    // Without a terminal (a log file), a plain line every 20 games instead of the bar.
+    let lines = show.progress && !std::io::IsTerminal::is_terminal(&std::io::stderr());
     let m = arena::run_match(opts, |m, _| {
         bar.inc(1);
         bar.set_message(progress_message(m));
+        if lines && m.games % 20 == 0 {
+            eprintln!("{} games: {}", m.games, progress_message(m));
+        }
     });
     bar.finish_and_clear();
     m
