@@ -33,7 +33,7 @@ mod settings;
 pub mod sprt;
 
 pub use run::{
-    GameLine, GameRecord, MatchOptions, MatchSummary, Observer, Outcome, SideRecord, SideSummary,
-    SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_with,
+    GameLine, GameRecord, MatchOptions, MatchSummary, MoveRecord, Observer, Outcome, SideRecord,
+    SideSummary, SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_with,
 };
 pub use settings::EngineSettings;

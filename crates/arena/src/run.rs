@@ -70,6 +70,8 @@ pub struct MatchOptions {
     pub sprt: Option<Sprt>,
     /// How thinking is charged.
     pub think: ThinkCharge,
+    /// Keep every move of every game in its record (for writing games out).
+    pub record: bool,
 }
 
 impl Default for MatchOptions {
@@ -83,6 +85,7 @@ impl Default for MatchOptions {
             threads: 1,
             sprt: None,
             think: ThinkCharge::default(),
+            record: false,
         }
     }
 }
@@ -94,6 +97,26 @@ pub struct SideRecord {
     pub stats: SideStats,
     /// How its game ended, if it lost.
     pub ending: Option<Ending>,
+    /// Every move, when the match records them.
+    #[serde(skip)]
+    pub moves: Vec<MoveRecord>,
+}
+
+/// One move of a recorded game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRecord {
+    /// The board the piece was placed on.
+    pub board: board::Board,
+    /// The placement.
+    pub placement: board::Placement,
+    /// Whether it held.
+    pub hold: bool,
+    /// What it did (lines, spin, chains).
+    pub outcome: game::Outcome,
+    /// Attack by the versus table.
+    pub attack: u32,
+    /// Garbage rows that entered the board after it.
+    pub received: u32,
 }
 
 /// Who won a game.
@@ -175,6 +198,7 @@ pub fn play_game(
         e
     });
     let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
+    let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];
     loop {
         match v.next_event() {
             Event::Decide(i) => {
@@ -187,7 +211,18 @@ pub fn play_game(
                     .expect("the engine's placements are reachable");
             }
             Event::Lock(i) => {
+                let before = v.side(i).game().state().board;
                 let r = v.lock(i).expect("a decided move is legal");
+                if opts.record {
+                    moves[i].push(MoveRecord {
+                        board: before,
+                        placement: r.placement,
+                        hold: r.hold,
+                        outcome: r.outcome,
+                        attack: r.attack,
+                        received: r.received,
+                    });
+                }
                 let p = r.placement;
                 digest.write_u8(i as u8);
                 digest.write_u8(p.piece as u8);
@@ -203,9 +238,10 @@ pub fn play_game(
             Event::Over => break,
         }
     }
-    let side = |s: usize| SideRecord {
+    let mut side = |s: usize| SideRecord {
         stats: v.side(s).stats().clone(),
         ending: v.side(s).ending(),
+        moves: std::mem::take(&mut moves[s]),
     };
     let outcome = match v.winner() {
         Some(Winner::Side(s)) if s == a_side => Outcome::A,
@@ -477,11 +513,12 @@ pub fn play_games(opts: &MatchOptions, games: std::ops::Range<u64>) -> Vec<GameR
 }
 
 /// Plays a match one game at a time on this thread, calling `observer` after every lock with
-/// the game's number, the game, the side that locked and what the lock did (for a live view).
-/// The same games as [`run_match`].
+/// the game's number, the game, the side that locked and what the lock did (for a live view),
+/// and `on_game` after every game as [`run_match`] does. The same games as [`run_match`].
 pub fn run_match_with(
     opts: &MatchOptions,
     mut observer: impl FnMut(u64, &Versus, usize, &LockReport),
+    on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
     drive(
         opts,
@@ -494,7 +531,7 @@ pub fn run_match_with(
                 })
                 .collect()
         },
-        |_, _| {},
+        on_game,
     )
 }
 

@@ -2,6 +2,7 @@
 //! benchmark it.
 
 mod colorboard;
+mod fumen_cmd;
 mod movegen_cmd;
 mod play;
 mod summary;
@@ -58,6 +59,15 @@ enum Command {
     #[command(after_help = "Example:\n  tetris-tt tbp --think-ms 100\n\n\
         Point a TBP front end (for example Quadspace) at this command.")]
     Tbp(TbpArgs),
+    /// Show every page of a fumen: its board, piece and comment.
+    #[command(
+        after_help = "Example:\n  tetris-tt fumen v115@VgA8IeA8IeB8FeE8DeG8CeG8BeG8CeH8AeE8JeAgH"
+    )]
+    Fumen(FumenArgs),
+    /// Ask the engine for the best move in a position (a fumen or a text board).
+    #[command(after_help = "Example:\n  \
+        tetris-tt suggest --board v115@VgA8IeA8IeB8FeE8DeG8CeG8BeG8CeH8AeE8JeAgH --queue TIOLJS --fumen")]
+    Suggest(SuggestArgs),
     /// Print every placement of a piece on a board.
     #[command(
         after_help = "Example:\n  printf '#.........\\n##.....###\\n' | tetris-tt movegen --piece T --board - --json"
@@ -183,6 +193,56 @@ struct PlayArgs {
     /// Write each placement to FILE: PIECE ORIENTATION X Y SPIN.
     #[arg(long, value_name = "FILE")]
     moves: Option<String>,
+    /// Start from this board: a text board file, - for standard input, or a fumen string.
+    #[arg(long, value_name = "FILE|FUMEN")]
+    board: Option<String>,
+    /// With a fumen board, the page to start from (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// Write the game to FILE as fumen, one string per line (a page per piece; long games
+    /// are split into strings of at most 8,000 characters).
+    #[arg(long, value_name = "FILE")]
+    fumen_out: Option<String>,
+    /// Pieces per second while drawing the board (0: as fast as it plays).
+    #[arg(long, default_value_t = 10.0)]
+    pps: f64,
+}
+
+#[derive(Args)]
+struct FumenArgs {
+    /// A fumen string (v115@...) or a fumen URL.
+    fumen: String,
+}
+
+#[derive(Args)]
+struct SuggestArgs {
+    /// The board: a text board file, - for standard input, or a fumen string. Without it the
+    /// board is empty.
+    #[arg(long, value_name = "FILE|FUMEN")]
+    board: Option<String>,
+    /// With a fumen board, the page to read (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// The current piece and the previews, for example TIOLJS.
+    #[arg(long)]
+    queue: String,
+    /// The held piece.
+    #[arg(long, value_parser = parse_piece_arg)]
+    hold: Option<Piece>,
+    /// A back-to-back chain is active.
+    #[arg(long)]
+    b2b: bool,
+    /// Clears in a row so far.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    combo: u32,
+    /// Think this long (the beam widens); without it, one search at the fixed width.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    think_ms: Option<u64>,
+    /// Also print the planned line as a fumen string, to paste into a viewer.
+    #[arg(long)]
+    fumen: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 #[derive(Args)]
@@ -268,6 +328,9 @@ struct VersusArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Write every game to DIR as fumen: game-N-a.txt and game-N-b.txt, one file per side.
+    #[arg(long, value_name = "DIR")]
+    fumen_out: Option<String>,
 }
 
 #[derive(Args)]
@@ -325,14 +388,17 @@ struct MovegenArgs {
     /// The piece: I, O, T, L, J, S or Z.
     #[arg(long, value_parser = parse_piece_arg)]
     piece: Piece,
-    /// A text board file (rows top first, '#' filled, '.' empty), or - for standard input.
-    /// Without it the board is empty.
-    #[arg(long, value_name = "FILE")]
+    /// The board: a text board file (rows top first, '#' filled, '.' empty), - for standard
+    /// input, or a fumen string. Without it the board is empty.
+    #[arg(long, value_name = "FILE|FUMEN")]
     board: Option<String>,
+    /// With a fumen board, the page to read (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
     /// Rotation system.
     #[arg(long, value_enum, default_value = "srs")]
     rules: RulesArg,
-    /// One JSON object per placement.
+    /// One JSON object per placement (with its cheapest inputs in ppt frames).
     #[arg(long)]
     json: bool,
 }
@@ -394,6 +460,17 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
             let (config, weights) = a.engine.settings()?;
+            if !(a.pps >= 0.0 && a.pps.is_finite()) {
+                return Err(format!(
+                    "--pps {}: use a number of pieces per second, 0 for full speed",
+                    a.pps
+                ));
+            }
+            let board = match &a.board {
+                None if a.page.is_some() => return Err("--page needs a fumen --board".into()),
+                None => None,
+                Some(b) => Some(movegen_cmd::read_board(Some(b), a.page)?),
+            };
             let summary = play::play(play::PlayOptions {
                 seed: a.seed,
                 pieces: a.pieces,
@@ -402,6 +479,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 render,
                 progress: !render,
                 moves,
+                board,
+                fumen_out: a.fumen_out.clone(),
+                pps: a.pps,
             })?;
             if a.json {
                 println!(
@@ -422,6 +502,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 render: false,
                 progress: false,
                 moves: None,
+                board: None,
+                fumen_out: None,
+                pps: 0.0,
             })?;
             println!(
                 "{}",
@@ -439,6 +522,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = arena::MatchOptions {
                 games: a.games,
                 seed: a.seed,
+                record: a.fumen_out.is_some(),
                 sprt: a
                     .sprt
                     .as_deref()
@@ -453,14 +537,19 @@ fn run(cli: Cli) -> Result<(), String> {
             if a.render && !render {
                 eprintln!("tetris-tt: --render needs a terminal; showing progress instead");
             }
+            if let Some(dir) = &a.fumen_out {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create --fumen-out directory {dir}: {e}"))?;
+            }
             let summary = versus_cmd::run(
                 &opts,
                 &versus_cmd::Show {
                     render,
                     pps: a.pps,
                     progress: !render,
+                    fumen_out: a.fumen_out.clone(),
                 },
-            );
+            )?;
             if a.json {
                 println!(
                     "{}",
@@ -512,8 +601,30 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             tune_cmd::batch(&opts, a.first, a.games)
         }
+        Command::Fumen(a) => {
+            print!("{}", fumen_cmd::show(&a.fumen)?);
+            Ok(())
+        }
+        Command::Suggest(a) => {
+            let (config, weights) = a.engine.settings()?;
+            let answer = fumen_cmd::suggest(fumen_cmd::Question {
+                board: movegen_cmd::read_board(a.board.as_deref(), a.page)?,
+                queue: fumen_cmd::parse_queue(&a.queue)?,
+                hold: a.hold,
+                carried: game::Carried {
+                    b2b: a.b2b,
+                    combo: a.combo,
+                },
+                think: a.think_ms.map(Duration::from_millis),
+                config,
+                weights,
+                fumen: a.fumen,
+            })?;
+            print!("{answer}");
+            Ok(())
+        }
         Command::Movegen(a) => {
-            let board = movegen_cmd::read_board(a.board.as_deref())?;
+            let board = movegen_cmd::read_board(a.board.as_deref(), a.page)?;
             print!(
                 "{}",
                 movegen_cmd::render(&board, a.piece, a.rules.into(), a.json)

@@ -19,6 +19,12 @@ pub(crate) struct PlayOptions {
     pub(crate) render: bool,
     pub(crate) progress: bool,
     pub(crate) moves: Option<Box<dyn Write>>,
+    /// The board to start from (empty when `None`).
+    pub(crate) board: Option<board::Board>,
+    /// Write the game here as fumen.
+    pub(crate) fumen_out: Option<String>,
+    /// Pieces per second while rendering (0: unpaced).
+    pub(crate) pps: f64,
 }
 
 /// Plays one game and returns its summary.
@@ -29,6 +35,11 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     );
     let mut game = Game::new(opts.seed, opts.config.previews);
     let mut colors = ColorBoard::new();
+    if let Some(b) = opts.board {
+        game.state_mut().board = b;
+        colors.sync(&b, 0);
+    }
+    let mut fumen = opts.fumen_out.as_ref().map(|_| fumen::GameWriter::new());
     let mut rec = Recorder::new();
     let bar = if opts.progress {
         let b = ProgressBar::new(opts.pieces);
@@ -42,10 +53,20 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     };
     let start = Instant::now();
     let stdout = std::io::stdout();
-    for _ in 0..opts.pieces {
+    for i in 0..opts.pieces {
+        let before = game.state().board;
         let Some(step) = selfplay::step(&mut engine, &mut game) else {
             break;
         };
+        if let Some(w) = fumen.as_mut() {
+            let o = &step.outcome;
+            w.push(
+                &before,
+                0,
+                crate::fumen_cmd::place(&step.plan.placement),
+                crate::fumen_cmd::comment(o, o.attack),
+            );
+        }
         rec.add(&step, game.state().board.roof());
         colors.place(&step.plan.placement);
         if let Some(w) = opts.moves.as_mut() {
@@ -59,6 +80,13 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
             // Home the cursor and clear below: a redraw without flicker.
             let _ = write!(out, "\x1b[H\x1b[J{frame}");
             let _ = out.flush();
+            if opts.pps > 0.0 {
+                // Paced to be watched: piece i + 1 shows at (i + 1) / pps seconds.
+                let due = start + std::time::Duration::from_secs_f64((i + 1) as f64 / opts.pps);
+                if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                    std::thread::sleep(wait);
+                }
+            }
         }
         bar.inc(1);
         let t = game.totals();
@@ -72,6 +100,14 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     if let Some(w) = opts.moves.as_mut() {
         w.flush()
             .map_err(|e| format!("cannot write the moves file: {e}"))?;
+    }
+    if let (Some(path), Some(w)) = (&opts.fumen_out, &fumen) {
+        let text: String = w
+            .strings(crate::fumen_cmd::MAX_FUMEN_LEN)
+            .into_iter()
+            .map(|s| s + "\n")
+            .collect();
+        std::fs::write(path, text).map_err(|e| format!("cannot write fumen file {path}: {e}"))?;
     }
     let seconds = start.elapsed().as_secs_f64();
     Ok(rec.summary(&engine, opts.seed, game.totals(), seconds))

@@ -85,12 +85,47 @@ pub(crate) struct Show {
     pub(crate) pps: f64,
     /// Show a progress bar.
     pub(crate) progress: bool,
+    /// Write each game's sides as fumen files into this directory.
+    pub(crate) fumen_out: Option<String>,
+}
+
+/// Writes a recorded game as two fumen files, `game-N-a.txt` and `game-N-b.txt`: a page per
+/// piece with the garbage that came in, one string per line.
+fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
+    for (side, name) in g.sides.iter().zip(["a", "b"]) {
+        let mut w = fumen::GameWriter::new();
+        let mut garbage = 0;
+        for m in &side.moves {
+            w.push(
+                &m.board,
+                garbage,
+                crate::fumen_cmd::place(&m.placement),
+                crate::fumen_cmd::comment(&m.outcome, m.attack),
+            );
+            garbage = m.received;
+        }
+        let path = std::path::Path::new(dir).join(format!("game-{}-{name}.txt", g.index));
+        let text: String = w
+            .strings(crate::fumen_cmd::MAX_FUMEN_LEN)
+            .into_iter()
+            .map(|s| s + "\n")
+            .collect();
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Runs the match and returns its summary.
-pub(crate) fn run(opts: &MatchOptions, show: &Show) -> MatchSummary {
+pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, String> {
+    let mut written: Result<(), String> = Ok(());
+    let mut write = |g: &arena::GameRecord| {
+        if let (Some(dir), Ok(())) = (&show.fumen_out, &written) {
+            written = write_fumens(dir, g);
+        }
+    };
     if show.render {
-        return run_rendered(opts, show.pps);
+        let m = run_rendered(opts, show.pps, &mut write);
+        return written.map(|()| m);
     }
     let bar = if show.progress {
         let b = ProgressBar::new(opts.games.div_ceil(2) * 2);
@@ -104,7 +139,8 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> MatchSummary {
     };
     // Without a terminal (a log file), a plain line every 20 games instead of the bar.
     let lines = show.progress && !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let m = arena::run_match(opts, |m, _| {
+    let m = arena::run_match(opts, |m, g| {
+        write(g);
         bar.inc(1);
         bar.set_message(progress_message(m));
         if lines && m.games % 20 == 0 {
@@ -112,7 +148,7 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> MatchSummary {
         }
     });
     bar.finish_and_clear();
-    m
+    written.map(|()| m)
 }
 
 fn progress_message(m: &MatchSummary) -> String {
@@ -132,7 +168,11 @@ fn progress_message(m: &MatchSummary) -> String {
 }
 
 /// One game at a time on this thread, drawing both boards after every lock.
-fn run_rendered(opts: &MatchOptions, pps: f64) -> MatchSummary {
+fn run_rendered(
+    opts: &MatchOptions,
+    pps: f64,
+    on_game: &mut dyn FnMut(&arena::GameRecord),
+) -> MatchSummary {
     let serial = MatchOptions {
         threads: 1,
         ..opts.clone()
@@ -143,26 +183,30 @@ fn run_rendered(opts: &MatchOptions, pps: f64) -> MatchSummary {
     let mut last_game = u64::MAX;
     // The match runs game by game; the observer draws each lock.
     let mut header = String::new();
-    arena::run_match_with(&serial, |index, v: &Versus, side, r: &LockReport| {
-        if index != last_game {
-            last_game = index;
-            boards = [ColorBoard::new(), ColorBoard::new()];
-            header = format!("game {}  (A plays side {})", index + 1, index % 2);
-        }
-        boards[side].place(&r.placement);
-        boards[side].sync(&v.side(side).game().state().board, r.received);
-        let frame = draw(v, &boards, &header, index);
-        let mut out = std::io::stdout().lock();
-        let _ = write!(out, "\x1b[H\x1b[J{frame}");
-        let _ = out.flush();
-        shown += 1;
-        if pps > 0.0 {
-            let due = start + Duration::from_secs_f64(shown as f64 / pps);
-            if let Some(wait) = due.checked_duration_since(Instant::now()) {
-                std::thread::sleep(wait);
+    arena::run_match_with(
+        &serial,
+        |index, v: &Versus, side, r: &LockReport| {
+            if index != last_game {
+                last_game = index;
+                boards = [ColorBoard::new(), ColorBoard::new()];
+                header = format!("game {}  (A plays side {})", index + 1, index % 2);
             }
-        }
-    })
+            boards[side].place(&r.placement);
+            boards[side].sync(&v.side(side).game().state().board, r.received);
+            let frame = draw(v, &boards, &header, index);
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "\x1b[H\x1b[J{frame}");
+            let _ = out.flush();
+            shown += 1;
+            if pps > 0.0 {
+                let due = start + Duration::from_secs_f64(shown as f64 / pps);
+                if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                    std::thread::sleep(wait);
+                }
+            }
+        },
+        |_, g| on_game(g),
+    )
 }
 
 /// Both boards side by side, each with its incoming garbage as a bar on its left.

@@ -394,3 +394,239 @@ fn tune_runs_steps_resumes_from_its_checkpoint_and_batch_prints_games() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+const TSPIN_FUMEN: &str = "v115@VgA8IeA8IeB8FeE8DeG8CeG8BeG8CeH8AeE8JeAgH";
+const TSPIN_TEXT: &str = "#.........\n#.........\n##......##\n###....###\n####...###\n####..####\n###...####\n####.#####\n";
+
+#[test]
+fn fumen_shows_every_page_as_the_reference_decodes_it() {
+    let cases = include_str!("../../fumen/tests/data/fumen-cases.txt");
+    let block: Vec<&str> = cases
+        .lines()
+        .skip_while(|l| *l != "FUMEN PUBLIC_GAME_0")
+        .skip(1)
+        .take_while(|l| *l != "END")
+        .collect();
+    let out = run(&["fumen", block[0]], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want: String = block[1..].iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(text, want);
+}
+
+#[test]
+fn a_fumen_board_works_wherever_a_text_board_does() {
+    let from_text = run(
+        &["movegen", "--piece", "T", "--board", "-", "--json"],
+        TSPIN_TEXT,
+    );
+    let from_fumen = run(
+        &["movegen", "--piece", "T", "--board", TSPIN_FUMEN, "--json"],
+        "",
+    );
+    assert!(from_fumen.status.success());
+    assert_eq!(from_text.stdout, from_fumen.stdout);
+    let first: Value = serde_json::from_str(
+        String::from_utf8(from_fumen.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(first["frames"].as_u64().is_some(), "{first}");
+    // --page picks a page; one past the end is refused.
+    let page0 = run(
+        &[
+            "movegen",
+            "--piece",
+            "T",
+            "--board",
+            TSPIN_FUMEN,
+            "--page",
+            "0",
+        ],
+        "",
+    );
+    assert!(page0.status.success());
+    let past = run(
+        &[
+            "movegen",
+            "--piece",
+            "T",
+            "--board",
+            TSPIN_FUMEN,
+            "--page",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(past.status.code(), Some(2));
+    // A malformed fumen: one line, exit code 2, wherever it is read.
+    for args in [
+        vec!["fumen", "v115@vhAx1B"],
+        vec!["movegen", "--piece", "T", "--board", "v115@!!"],
+        vec!["suggest", "--board", "v115@", "--queue", "T"],
+        vec!["play", "--board", "v115@AAAA", "--pieces", "1"],
+    ] {
+        let out = run(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("fumen"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn suggest_answers_a_fumen_position_with_its_line_as_a_fumen() {
+    let out = run(
+        &[
+            "suggest",
+            "--board",
+            TSPIN_FUMEN,
+            "--queue",
+            "TIOL",
+            "--beam",
+            "32",
+            "--fumen",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("best: "), "{text}");
+    // The T-spin double is there to take.
+    assert!(text.lines().next().unwrap().contains("spin=full"), "{text}");
+    let fumen_line = text
+        .lines()
+        .find(|l| l.starts_with("v115@"))
+        .expect("a fumen line");
+    let shown = run(&["fumen", fumen_line], "");
+    let shown = String::from_utf8(shown.stdout).unwrap();
+    // The first page is the asked board with the best move.
+    assert!(
+        shown.starts_with(&format!("PAGE 0\n{TSPIN_TEXT}PIECE T ")),
+        "{shown}"
+    );
+    assert!(shown.contains("COMMENT attack 4"), "{shown}");
+}
+
+#[test]
+fn a_game_written_as_fumen_reads_back_move_for_move() {
+    let dir = std::env::temp_dir();
+    let fumen_path = dir.join(format!("tetris-tt-game-{}.fumen", std::process::id()));
+    let moves_path = dir.join(format!("tetris-tt-game-{}.moves", std::process::id()));
+    let (f, m) = (
+        fumen_path.to_string_lossy().to_string(),
+        moves_path.to_string_lossy().to_string(),
+    );
+    let args = [
+        &[
+            "play",
+            "--pieces",
+            "40",
+            "--seed",
+            "9",
+            "--fumen-out",
+            &f,
+            "--moves",
+            &m,
+        ],
+        SMALL,
+    ]
+    .concat();
+    json_of(&run(&args, ""));
+    let strings = std::fs::read_to_string(&fumen_path).unwrap();
+    let moves = std::fs::read_to_string(&moves_path).unwrap();
+    std::fs::remove_file(&fumen_path).ok();
+    std::fs::remove_file(&moves_path).ok();
+    let mut pages = Vec::new();
+    for s in strings.lines() {
+        assert!(s.len() <= 8000);
+        let shown = run(&["fumen", s], "");
+        assert!(shown.status.success());
+        pages.extend(
+            String::from_utf8(shown.stdout)
+                .unwrap()
+                .split("PAGE ")
+                .skip(1)
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(pages.len(), 40);
+    // Replay the moves file: before each move, the board is the page's, and the page's piece
+    // is the move.
+    let mut board = board::Board::new();
+    for (page, line) in pages.iter().zip(moves.lines()) {
+        let f: Vec<&str> = line.split(' ').collect();
+        let rows: String = page
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("PIECE") && !l.starts_with("COMMENT"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let shown: board::Board = if rows == "(empty)\n" {
+            board::Board::new()
+        } else {
+            rows.parse().unwrap()
+        };
+        assert_eq!(shown, board, "page {page}");
+        assert!(
+            page.contains(&format!("PIECE {} {} {} {}", f[0], f[1], f[2], f[3])),
+            "{page} vs {line}"
+        );
+        let piece = board::Piece::from_char(f[0].chars().next().unwrap()).unwrap();
+        let rot = board::Rotation::from_name(f[1]).unwrap();
+        board.place(piece, rot, f[2].parse().unwrap(), f[3].parse().unwrap());
+    }
+}
+
+#[test]
+fn versus_writes_every_game_of_both_sides_as_fumen() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-vs-fumen-{}", std::process::id()));
+    let d = dir.to_string_lossy().to_string();
+    let small = temp_file("vs-small.json", r#"{"beam_width": 4, "previews": 2}"#);
+    let rules = temp_file("vs-rules.json", r#"{"max_pieces": 25}"#);
+    let out = run(
+        &[
+            "versus",
+            "--a",
+            &small,
+            "--b",
+            &small,
+            "--rules-file",
+            &rules,
+            "--games",
+            "2",
+            "--fumen-out",
+            &d,
+            "--json",
+        ],
+        "",
+    );
+    let m = json_of(&out);
+    for g in 0..2 {
+        for side in ["a", "b"] {
+            let text = std::fs::read_to_string(dir.join(format!("game-{g}-{side}.txt"))).unwrap();
+            let shown = run(&["fumen", text.lines().next().unwrap()], "");
+            assert!(shown.status.success());
+            let pages = String::from_utf8(shown.stdout)
+                .unwrap()
+                .matches("PAGE ")
+                .count() as u64;
+            let placed = m["game_list"][g][format!("{side}_pieces")]
+                .as_u64()
+                .unwrap();
+            assert_eq!(pages, placed, "game {g} side {side}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    for f in [small, rules] {
+        std::fs::remove_file(f).ok();
+    }
+}

@@ -297,6 +297,77 @@ impl Page {
     }
 }
 
+/// Writes a game as fumen pages: one page per piece, showing the board before the piece and
+/// the piece, with a comment; piece colours are kept from page to page, garbage shows grey.
+#[derive(Clone, Debug, Default)]
+pub struct GameWriter {
+    pages: Vec<Page>,
+    /// The field the last page leaves (its piece locked, rows cleared).
+    next: Field,
+}
+
+impl GameWriter {
+    /// An empty game.
+    pub fn new() -> GameWriter {
+        GameWriter::default()
+    }
+
+    /// Adds a page: `board` is the board the piece is placed on (it differs from the last
+    /// page's result only when garbage came in: `garbage` rows pushed in at the bottom).
+    pub fn push(&mut self, board: &Board, garbage: u32, piece: PiecePlace, comment: String) {
+        let mut field = self.next;
+        let g = (garbage as usize).min(ROWS);
+        if g > 0 {
+            field.rows.copy_within(0..ROWS - g, g);
+            for row in &mut field.rows[..g] {
+                *row = [Cell::Gray; WIDTH];
+            }
+        }
+        // Follow the board exactly (colours where the two agree, grey for anything new).
+        for (y, row) in field.rows.iter_mut().enumerate() {
+            for (x, c) in row.iter_mut().enumerate() {
+                let filled = board.occupied(x as i32, y as i32);
+                if filled != c.is_filled() {
+                    *c = if filled { Cell::Gray } else { Cell::Empty };
+                }
+            }
+        }
+        let page = Page {
+            comment,
+            ..Page::new(field, Some(piece))
+        };
+        self.next = field.after(&page);
+        self.pages.push(page);
+    }
+
+    /// The pages so far.
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// The game as fumen strings of at most `max_len` characters each (one string when it
+    /// fits). Each string stands alone: its first page carries the whole field.
+    pub fn strings(&self, max_len: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < self.pages.len() {
+            // The most pages from `start` that fit, found by halving.
+            let (mut lo, mut hi) = (1, self.pages.len() - start);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if encode(&self.pages[start..start + mid]).len() <= max_len {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            out.push(encode(&self.pages[start..start + lo]));
+            start += lo;
+        }
+        out
+    }
+}
+
 /// Why a string is not a fumen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FumenError(String);
@@ -657,6 +728,41 @@ mod tests {
         pages[3].field = pages[1].field;
         let s = encode(&pages);
         assert_eq!(decode(&s).unwrap(), pages, "{s}");
+    }
+
+    #[test]
+    fn a_long_game_splits_into_strings_that_each_stand_alone() {
+        let mut w = GameWriter::new();
+        let mut board = Board::new();
+        let moves = [
+            (Piece::I, Rotation::North, 1, 0),
+            (Piece::I, Rotation::North, 5, 0),
+            (Piece::O, Rotation::North, 8, 0),
+        ];
+        for i in 0..120 {
+            let (piece, rotation, x, y) = moves[i % 3];
+            let place = PiecePlace {
+                piece,
+                rotation,
+                x,
+                y,
+            };
+            w.push(&board, 0, place, format!("move {i}"));
+            board.place(piece, rotation, x as i32, y as i32);
+        }
+        let all = w.strings(usize::MAX);
+        assert_eq!(all.len(), 1);
+        let parts = w.strings(300);
+        assert!(parts.len() > 1);
+        let mut pages = Vec::new();
+        for p in &parts {
+            assert!(p.len() <= 300, "{}", p.len());
+            pages.extend(decode(p).unwrap());
+        }
+        assert_eq!(pages, w.pages());
+        assert_eq!(pages.len(), 120);
+        // Colours travel: the third page shows the two I pieces of the first two in colour.
+        assert_eq!(pages[2].field.rows[0][0], Cell::Piece(Piece::I));
     }
 
     #[test]

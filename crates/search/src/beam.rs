@@ -106,6 +106,8 @@ pub(crate) struct Line {
     pub(crate) placements: Vec<Placement>,
     /// Whether the first placement uses hold.
     pub(crate) uses_hold: bool,
+    /// Whether each placement of the line uses hold.
+    pub(crate) holds: Vec<bool>,
     pub(crate) score: i32,
     pub(crate) board_after_first: Board,
     /// Other first moves, best first: the first placements of the next-best lines.
@@ -266,13 +268,17 @@ pub(crate) fn run_pass<E: Evaluator>(
     };
     let (best_d, best_i, score) = candidates[chosen];
     let mut placements = Vec::with_capacity(best_d + 1);
+    let mut holds = Vec::with_capacity(best_d + 1);
     let mut at = levels[best_d][best_i];
     placements.push(at.placement);
+    holds.push(at.held);
     for k in (1..=best_d).rev() {
         at = levels[k - 1][at.parent as usize];
         placements.push(at.placement);
+        holds.push(at.held);
     }
     placements.reverse();
+    holds.reverse();
     // Other first moves, in the order of their best candidate.
     let mut alternatives: Vec<Placement> = Vec::with_capacity(ALTERNATIVES);
     for c in &candidates {
@@ -286,6 +292,7 @@ pub(crate) fn run_pass<E: Evaluator>(
     }
     Some(Line {
         placements,
+        holds,
         uses_hold: at.held,
         score,
         board_after_first: at.board,

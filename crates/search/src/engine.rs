@@ -114,6 +114,8 @@ pub struct Plan {
     pub uses_hold: bool,
     /// The planned line, this move first.
     pub line: Vec<Placement>,
+    /// Whether each move of the line uses hold.
+    pub line_holds: Vec<bool>,
     /// Up to four other first moves, best first (each the start of the best line that does not
     /// begin with an earlier move), for front ends that try moves in order.
     pub alternatives: Vec<Placement>,
@@ -296,6 +298,7 @@ impl<E: Evaluator> Engine<E> {
             placement,
             uses_hold: line.uses_hold,
             line: line.placements,
+            line_holds: line.holds,
             alternatives: line.alternatives,
             score: line.score,
             stats: SearchStats {
