@@ -192,10 +192,22 @@ pub fn play_game(
     } else {
         [&opts.b, &opts.a]
     };
+    // The engines play by the arena's rules, and weigh time by the arena's frame costs.
     let mut engines = settings.map(|s| {
-        let mut e = s.engine();
-        e.set_rules(opts.versus.rules);
-        e
+        let cfg = &opts.versus;
+        let config = search::Config {
+            rules: cfg.rules,
+            frame_costs: search::FrameCosts {
+                shift: cfg.shift_frames,
+                rotate: cfg.rotate_frames,
+                rotate_180: cfg.rotate_180_frames,
+                soft_drop_row: cfg.soft_drop_frames,
+                line_clear: cfg.line_clear_delay,
+                perfect_clear: cfg.perfect_clear_delay,
+            },
+            ..s.config.clone()
+        };
+        search::Engine::new(config, search::DefaultEvaluator::new(s.weights.clone()))
     });
     let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
     let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];

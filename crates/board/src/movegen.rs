@@ -54,6 +54,17 @@ impl Placement {
         b.place(self.piece, self.rotation, self.x as i32, self.y as i32)
     }
 
+    /// Whether no filled cell of `board` lies above any of its cells in the same column: the
+    /// piece can come straight down into place (a hard drop from above), no tuck or spin under
+    /// an overhang needed.
+    #[inline]
+    pub fn drops_straight(&self, board: &Board) -> bool {
+        let cols = board.columns();
+        self.cells()
+            .iter()
+            .all(|&(x, y)| cols[x as usize] >> (y as u32 + 1) == 0)
+    }
+
     /// Whether locking here ends the game (every cell at row 20 or above).
     pub fn locks_out(&self) -> bool {
         self.cells()

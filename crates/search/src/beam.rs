@@ -97,8 +97,24 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     pub(crate) speculate_top: usize,
     /// How the first move is picked from the final level.
     pub(crate) choice: MoveChoice,
+    /// What moves cost in frames.
+    pub(crate) frame_costs: &'a crate::engine::FrameCosts,
+    /// Garbage known to be coming.
+    pub(crate) incoming: u32,
     pub(crate) deadline: Option<Instant>,
+    /// Set from another thread to stop the pass.
+    pub(crate) stop: Option<&'a std::sync::atomic::AtomicBool>,
     pub(crate) pieces_placed: u64,
+}
+
+impl<E: Evaluator> Pass<'_, E> {
+    /// Whether the pass must stop: its deadline passed, or a stop was asked for.
+    #[inline]
+    fn interrupted(&self) -> bool {
+        self.stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The best line found by a pass: placements from the root, and its score.
@@ -142,9 +158,7 @@ pub(crate) fn run_pass<E: Evaluator>(
     }
     let mut last_full = 0;
     for d in 0..depth {
-        if let Some(deadline) = pass.deadline
-            && Instant::now() >= deadline
-        {
+        if pass.interrupted() {
             return None;
         }
         let (before, rest) = buf.levels.split_at_mut(d);
@@ -158,10 +172,7 @@ pub(crate) fn run_pass<E: Evaluator>(
         for (pi, parent) in parents.iter().enumerate() {
             // Check the deadline every 16 parents too, not only between depths: one depth of a
             // wide beam can take longer than the whole budget.
-            if pi % 16 == 15
-                && let Some(deadline) = pass.deadline
-                && Instant::now() >= deadline
-            {
+            if pi % 16 == 15 && pass.interrupted() {
                 return None;
             }
             expand(
@@ -474,6 +485,9 @@ fn score_child<E: Evaluator>(
         pending,
         hold,
         pieces_placed: pass.pieces_placed + d as u64,
+        input_frames: pass.frame_costs.input_frames(&parent.board, p, pass.rules),
+        clear_frames: pass.frame_costs.clear_frames(&outcome),
+        incoming: if d == 0 { pass.incoming } else { 0 },
     };
     let s = pass.evaluator.context(&eval, &step);
     counters.nodes += 1;

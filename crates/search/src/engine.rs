@@ -4,14 +4,83 @@ use crate::beam::{Buffers, DepthCounters, MoveChoice, Node, Pass, PassCounters, 
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
 use board::{Board, Piece, Placement, Rules};
 use game::GameState;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tt_depth::{DepthTables, Transition};
 
 #[derive(Clone, Copy)]
-enum Budget {
+enum Budget<'a> {
     Fixed,
     Widening(Instant),
     Safety(Instant),
+    /// Passes at these widths until a stop is asked for (no pass is sure to finish).
+    Until(&'a [usize], &'a AtomicBool),
+}
+
+/// What moves cost in frames, for the search's time terms (`Weights::frames`): by default the
+/// ppt arena's numbers (docs/versus.md). Input frames are estimated per candidate, cheaply: a
+/// turn or two, a shift per column from spawn, and, when the piece cannot come straight down
+/// into place, a soft-dropped row for every row below the spawn row. (The arena charges the
+/// exact cheapest sequence for the move played.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FrameCosts {
+    /// A shift.
+    pub shift: u32,
+    /// A quarter turn.
+    pub rotate: u32,
+    /// A 180-degree turn (rules that have it).
+    pub rotate_180: u32,
+    /// A soft-dropped row.
+    pub soft_drop_row: u32,
+    /// The line-clear delay by lines cleared.
+    pub line_clear: [u32; 5],
+    /// The line-clear delay of a perfect clear.
+    pub perfect_clear: u32,
+}
+
+impl Default for FrameCosts {
+    fn default() -> Self {
+        FrameCosts {
+            shift: 2,
+            rotate: 2,
+            rotate_180: 4,
+            soft_drop_row: 2,
+            line_clear: [0, 36, 41, 41, 46],
+            perfect_clear: 1,
+        }
+    }
+}
+
+impl FrameCosts {
+    /// The estimated input frames of `p` on `board`.
+    #[inline]
+    pub fn input_frames(&self, board: &Board, p: &Placement, rules: Rules) -> u32 {
+        use board::Rotation;
+        let turns = match p.rotation {
+            Rotation::North => 0,
+            Rotation::East | Rotation::West => self.rotate,
+            Rotation::South if rules.has_180() => self.rotate_180.min(2 * self.rotate),
+            Rotation::South => 2 * self.rotate,
+        };
+        let shifts = (p.x - board::SPAWN_X).unsigned_abs() as u32 * self.shift;
+        let soft = if p.drops_straight(board) {
+            0
+        } else {
+            (board::SPAWN_Y - p.y).max(0) as u32 * self.soft_drop_row
+        };
+        turns + shifts + soft
+    }
+
+    /// The line-clear delay after a lock with this outcome.
+    #[inline]
+    pub fn clear_frames(&self, o: &game::Outcome) -> u32 {
+        if o.perfect_clear {
+            self.perfect_clear
+        } else {
+            self.line_clear[o.lines.min(4) as usize]
+        }
+    }
 }
 
 /// Engine settings. Loadable from JSON by field name; missing fields keep their defaults.
@@ -38,6 +107,8 @@ pub struct Config {
     pub speculate_top: usize,
     /// How the first move is picked from the final level of the search.
     pub move_choice: MoveChoice,
+    /// What moves cost in frames, for the evaluator's time terms.
+    pub frame_costs: FrameCosts,
 }
 
 /// The default beam width.
@@ -57,6 +128,7 @@ impl Default for Config {
             speculate: false,
             speculate_top: 32,
             move_choice: MoveChoice::BestLeaf,
+            frame_costs: FrameCosts::default(),
         }
     }
 }
@@ -196,7 +268,32 @@ impl<E: Evaluator> Engine<E> {
         self.search(state, Budget::Safety(deadline))
     }
 
-    fn search(&mut self, state: &GameState, budget: Budget) -> Option<Plan> {
+    /// Thinks about `state` pass after pass at `widths`, until they are done or `stop` is set
+    /// (checked every few parents, so it returns within a fraction of a millisecond), calling
+    /// `on_pass` with the plan of every pass that finishes. The prediction for the next search
+    /// is always that of the last finished pass. Returns that pass's plan, or `None` when no
+    /// pass finished. For thinking in the background; memory stays within what the widest
+    /// width needs (see `docs/tbp.md`).
+    pub fn think(
+        &mut self,
+        state: &GameState,
+        widths: &[usize],
+        stop: &AtomicBool,
+        on_pass: impl FnMut(&Plan),
+    ) -> Option<Plan> {
+        self.search_with(state, Budget::Until(widths, stop), on_pass)
+    }
+
+    fn search(&mut self, state: &GameState, budget: Budget<'_>) -> Option<Plan> {
+        self.search_with(state, budget, |_| {})
+    }
+
+    fn search_with(
+        &mut self,
+        state: &GameState,
+        budget: Budget<'_>,
+        mut on_pass: impl FnMut(&Plan),
+    ) -> Option<Plan> {
         let start = Instant::now();
         let transition = self.tables.begin(&state.board);
         let depth = 1 + self.config.previews;
@@ -238,9 +335,14 @@ impl<E: Evaluator> Engine<E> {
             evaluations: 0,
             depth: vec![DepthCounters::default(); search_depth + speculate.is_some() as usize],
         };
+        let mut stop = None;
         let (widths, deadline): (Vec<usize>, Option<Instant>) = match budget {
             Budget::Fixed => (vec![self.config.beam_width.max(1)], None),
             Budget::Safety(d) => (vec![8, self.config.beam_width.max(1)], Some(d)),
+            Budget::Until(w, s) => {
+                stop = Some(s);
+                (w.iter().map(|&w| w.max(1)).collect(), None)
+            }
             Budget::Widening(d) => {
                 let mut w = 8usize;
                 let mut v = Vec::new();
@@ -254,7 +356,6 @@ impl<E: Evaluator> Engine<E> {
         };
         let mut best = None;
         let mut passes = 0;
-        let mut width = 0;
         for (i, &w) in widths.iter().enumerate() {
             let pass = Pass {
                 evaluator: &self.evaluator,
@@ -267,8 +368,11 @@ impl<E: Evaluator> Engine<E> {
                 speculate,
                 speculate_top: self.config.speculate_top.max(1),
                 choice: self.config.move_choice,
-                // The first pass always finishes.
+                frame_costs: &self.config.frame_costs,
+                incoming: state.incoming,
+                // The first pass always finishes, unless a stop is asked for.
                 deadline: if i == 0 { None } else { deadline },
+                stop,
                 pieces_placed: state.pieces_placed,
             };
             match run_pass(
@@ -279,9 +383,30 @@ impl<E: Evaluator> Engine<E> {
                 &mut counters,
             ) {
                 Some(line) => {
-                    best = Some(line);
+                    self.tables.predict(line.board_after_first);
                     passes += 1;
-                    width = w;
+                    let plan = Plan {
+                        placement: line.placements[0],
+                        uses_hold: line.uses_hold,
+                        line: line.placements,
+                        line_holds: line.holds,
+                        alternatives: line.alternatives,
+                        score: line.score,
+                        stats: SearchStats {
+                            nodes: counters.nodes,
+                            evaluations: counters.evaluations,
+                            depth: counters.depth.clone(),
+                            transition,
+                            rotations: self.tables.rotations(),
+                            clears: self.tables.clears(),
+                            passes,
+                            width: w,
+                            search_depth,
+                            elapsed: start.elapsed(),
+                        },
+                    };
+                    on_pass(&plan);
+                    best = Some(plan);
                 }
                 None => break,
             }
@@ -291,28 +416,13 @@ impl<E: Evaluator> Engine<E> {
                 break;
             }
         }
-        let line = best?;
-        self.tables.predict(line.board_after_first);
-        let placement = line.placements[0];
-        Some(Plan {
-            placement,
-            uses_hold: line.uses_hold,
-            line: line.placements,
-            line_holds: line.holds,
-            alternatives: line.alternatives,
-            score: line.score,
-            stats: SearchStats {
-                nodes: counters.nodes,
-                evaluations: counters.evaluations,
-                depth: counters.depth,
-                transition,
-                rotations: self.tables.rotations(),
-                clears: self.tables.clears(),
-                passes,
-                width,
-                search_depth,
-                elapsed: start.elapsed(),
-            },
+        // The plan's figures cover all the work, an unfinished last pass included.
+        best.map(|mut p| {
+            p.stats.nodes = counters.nodes;
+            p.stats.evaluations = counters.evaluations;
+            p.stats.depth = counters.depth;
+            p.stats.elapsed = start.elapsed();
+            p
         })
     }
 

@@ -39,6 +39,13 @@ pub struct StepContext<'a> {
     pub hold: Option<Piece>,
     /// Pieces placed in the game before this placement.
     pub pieces_placed: u64,
+    /// Frames the placement's inputs take, estimated (see [`crate::FrameCosts`]).
+    pub input_frames: u32,
+    /// Frames of line-clear delay after it.
+    pub clear_frames: u32,
+    /// Garbage lines known to be coming, at the first move of a line (0 deeper, and when the
+    /// player cannot see them).
+    pub incoming: u32,
 }
 
 /// The context score of one placement: `reward` accumulates along the search path; `leaf`
@@ -144,6 +151,12 @@ pub struct Weights {
     pub tspin_ready: [i32; 4],
     /// Per row with exactly one empty cell (a line one piece away from clearing).
     pub ready_rows: i32,
+    /// Per frame a move takes (its inputs and its line-clear delay): negative to prefer fast
+    /// play, trading time for value.
+    pub frames: i32,
+    /// Per row the stack would stand above row 10 once the known incoming garbage lands
+    /// (a survival check that only a player who sees its garbage can make).
+    pub incoming_height: i32,
 }
 
 impl Default for Weights {
@@ -175,6 +188,8 @@ impl Default for Weights {
             cavities: 0,
             tspin_ready: [0; 4],
             ready_rows: 0,
+            frames: 0,
+            incoming_height: 0,
         }
     }
 }
@@ -311,11 +326,18 @@ impl Evaluator for DefaultEvaluator {
         if step.piece == Piece::T && !(o.spin != Spin::None && o.lines > 0) {
             reward += w.wasted_t;
         }
+        reward += w.frames * (step.input_frames + step.clear_frames) as i32;
+        if step.incoming > 0 {
+            // What the known garbage leaves after this move's attack cancels some of it.
+            let incoming = step.incoming.saturating_sub(o.attack) as i32;
+            reward += w.incoming_height * (eval.max_height as i32 + incoming - 10).max(0);
+        }
 
         let mut leaf = 0;
         if o.carried.b2b {
             leaf += w.b2b_standing;
         }
+
         if eval.t_slot_lines > 0
             && (step.hold == Some(Piece::T) || step.pending.contains(&Piece::T))
         {

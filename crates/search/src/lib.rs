@@ -29,6 +29,8 @@ mod eval;
 pub mod selfplay;
 
 pub use beam::{DepthCounters, MoveChoice, position_key};
-pub use engine::{Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, Plan, SearchStats};
+pub use engine::{
+    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, FrameCosts, Plan, SearchStats,
+};
 pub use eval::{DefaultEvaluator, Evaluator, PositionEval, StepContext, StepScore, Weights};
 pub use tt_depth::Transition;

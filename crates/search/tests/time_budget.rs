@@ -87,3 +87,27 @@ fn fixed_width_within_a_deadline_matches_the_plain_search_when_it_finishes() {
         .unwrap();
     assert_eq!((late.stats.passes, late.stats.width), (1, 8));
 }
+
+#[test]
+fn thinking_runs_every_width_until_stopped_and_reports_each_pass() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let game = Game::new(8, 4);
+    let mut engine = Engine::with_config(config());
+    let stop = AtomicBool::new(false);
+    let mut widths = Vec::new();
+    let last = engine
+        .think(game.state(), &[8, 16, 48], &stop, |p| {
+            widths.push(p.stats.width)
+        })
+        .expect("three passes");
+    assert_eq!(widths, vec![8, 16, 48]);
+    // The last pass is the fixed-width search: the same move as a plain suggest.
+    let plain = Engine::with_config(config()).suggest(game.state()).unwrap();
+    assert_eq!(last.placement, plain.placement);
+    // Asked to stop before it starts, nothing finishes (not even the first pass).
+    stop.store(true, Ordering::Relaxed);
+    let mut called = false;
+    let none =
+        Engine::with_config(config()).think(game.state(), &[8, 16], &stop, |_| called = true);
+    assert!(none.is_none() && !called);
+}
