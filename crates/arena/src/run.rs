@@ -218,7 +218,15 @@ pub fn play_game(
                 let t0 = Instant::now();
                 let plan = engines[i].suggest(&view);
                 let ms = opts.think.ms(plan.as_ref(), t0.elapsed());
-                let frames = opts.versus.frames_of_ms(ms);
+                let mut frames = opts.versus.frames_of_ms(ms);
+                if settings[i].ponder {
+                    // Thinking began when the last piece locked (or at the start).
+                    let free = v
+                        .side(i)
+                        .clock()
+                        .saturating_sub(v.side(i).stats().last_lock);
+                    frames = frames.saturating_sub(free);
+                }
                 v.decide(i, plan.map(|p| (p.placement, p.uses_hold)), frames)
                     .expect("the engine's placements are reachable");
             }

@@ -12,6 +12,10 @@ pub struct EngineSettings {
     pub weights: Weights,
     /// Whether it sees its incoming garbage (plain TBP shows none; some arenas do).
     pub see_incoming: bool,
+    /// Whether it thinks in the background, as `tetris-tt tbp` does: it starts on a position
+    /// as soon as its last piece locks, so the line-clear and spawn delays before the request
+    /// are free thinking time, and it pays only for the thinking past them.
+    pub ponder: bool,
 }
 
 /// The field names of a serializable value's JSON object.
@@ -36,6 +40,7 @@ impl EngineSettings {
         let weight_fields = fields(&Weights::default());
         let (mut config, mut weights) = (Map::new(), Map::new());
         let mut see_incoming = false;
+        let mut ponder = false;
         for (k, v) in all {
             if config_fields.contains(&k) {
                 config.insert(k, v);
@@ -43,9 +48,11 @@ impl EngineSettings {
                 weights.insert(k, v);
             } else if k == "see_incoming" {
                 see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
+            } else if k == "ponder" {
+                ponder = v.as_bool().ok_or("ponder must be true or false")?;
             } else {
                 return Err(format!(
-                    "unknown field {k:?} (fields are those of search::Config and search::Weights, and see_incoming)"
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming and ponder)"
                 ));
             }
         }
@@ -55,6 +62,7 @@ impl EngineSettings {
             weights: serde_json::from_value(Value::Object(weights))
                 .map_err(|e| format!("weights: {e}"))?,
             see_incoming,
+            ponder,
         })
     }
 
@@ -90,5 +98,10 @@ mod tests {
         assert!(EngineSettings::from_json(r#"{"beam_width": "wide"}"#).is_err());
         assert!(EngineSettings::from_json("[1]").is_err());
         assert!(EngineSettings::from_json(r#"{"use_hold": false, "rules": "srs-plus"}"#).is_ok());
+        assert!(
+            EngineSettings::from_json(r#"{"ponder": true}"#)
+                .unwrap()
+                .ponder
+        );
     }
 }

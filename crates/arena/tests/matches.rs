@@ -100,3 +100,35 @@ fn the_sprt_stops_early_on_a_clear_difference() {
     assert!(m.llr >= t.upper);
     assert!(m.games < 200 && m.games % 2 == 0, "{} games", m.games);
 }
+
+/// A pondering engine (one that thinks in the background, as `tetris-tt tbp` does) is charged
+/// only for the thinking past the line-clear and spawn delays before each request.
+#[test]
+fn pondering_pays_only_for_thinking_past_the_delays() {
+    let game = |ponder: bool| {
+        let s = settings(&format!(
+            r#"{{"beam_width": 4, "previews": 2, "ponder": {ponder}}}"#
+        ));
+        let opts = MatchOptions {
+            a: s,
+            b: settings(r#"{"beam_width": 4, "previews": 2}"#),
+            games: 2,
+            think: arena::ThinkCharge::PerMove { ms: 100.0 },
+            versus: game::versus::VersusConfig {
+                max_pieces: 60,
+                ..Default::default()
+            },
+            ..MatchOptions::default()
+        };
+        run_match(&opts, |_, _| {})
+    };
+    let (pays, ponders) = (game(false), game(true));
+    // 100 ms is 25 frames; the spawn delay alone (7 frames) is free for a pondering engine.
+    assert_eq!(pays.a.think_frames_per_piece, 25.0);
+    assert!(
+        ponders.a.think_frames_per_piece <= 18.0,
+        "{}",
+        ponders.a.think_frames_per_piece
+    );
+    assert!(ponders.a.pps > pays.a.pps);
+}

@@ -249,10 +249,15 @@ struct SuggestArgs {
 struct TbpArgs {
     #[command(flatten)]
     engine: EngineArgs,
-    /// Time budget per suggestion in milliseconds; the beam widens until it runs out. Without
-    /// it the default fixed width is used, never taking more than 400 ms.
+    /// Answer no earlier than N ms after a suggest request, with the best pass found by then.
+    /// Without it the bot answers as soon as the configured width has finished (at once when
+    /// it already has), and within 400 ms in any case.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
     think_ms: Option<u64>,
+    /// Stop thinking at the configured width instead of widening the beam while waiting:
+    /// every answer is then exactly that width's search, whatever the timing.
+    #[arg(long)]
+    fixed: bool,
 }
 
 /// The rules and costs of arena games, shared by versus, tune and batch.
@@ -639,6 +644,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 stdin.lock(),
                 stdout.lock(),
                 tbp::Options {
+                    widen: !a.fixed,
                     config,
                     weights,
                     think: a.think_ms.map(Duration::from_millis),

@@ -329,10 +329,12 @@ fn the_cache_rotates_when_the_front_end_plays_the_suggestion() {
             .to_string(),
     );
     bot.finish();
-    assert!(transitions[0].ends_with("Fresh"), "{transitions:?}");
-    assert!(transitions[1].ends_with("Rotated"), "{transitions:?}");
-    assert!(transitions[2].ends_with("Rotated"), "{transitions:?}");
-    assert!(transitions[3].ends_with("Cleared"), "{transitions:?}");
+    // The bot thinks from the moment it knows a position: a new piece after the play searches
+    // the same position again and keeps the tables the play rotated ("Rotated (kept since)").
+    assert!(transitions[0].contains("Fresh"), "{transitions:?}");
+    assert!(transitions[1].contains("Rotated"), "{transitions:?}");
+    assert!(transitions[2].contains("Rotated"), "{transitions:?}");
+    assert!(transitions[3].contains("Cleared"), "{transitions:?}");
 }
 
 /// A 40-row start message for `board` with `queue`, an empty hold and no chains.

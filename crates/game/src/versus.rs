@@ -299,6 +299,11 @@ impl Side {
         self.ending
     }
 
+    /// The frame the current piece spawns (when the side is asked for its move).
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
     /// The frame of this side's next event.
     pub fn next_time(&self) -> u64 {
         self.pending.map_or(self.clock, |p| p.locks_at)

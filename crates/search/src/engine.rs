@@ -144,6 +144,10 @@ pub struct SearchStats {
     pub depth: Vec<DepthCounters>,
     /// What happened to the tables before the search.
     pub transition: Transition,
+    /// How the tables were prepared when this position was first searched: the same as
+    /// `transition`, unless that is `Kept` (a search of the same position again, after a new
+    /// preview or a second request), then what the first search of the position did.
+    pub root_transition: Transition,
     /// Rotations since the engine was created.
     pub rotations: u64,
     /// Full clears since the engine was created.
@@ -204,6 +208,8 @@ pub struct Engine<E: Evaluator = DefaultEvaluator> {
     tables: DepthTables<PositionEval, Board>,
     buffers: Buffers,
     pieces: Vec<Piece>,
+    /// What the first search of the current root did to the tables.
+    root_transition: Transition,
 }
 
 impl Engine<DefaultEvaluator> {
@@ -224,6 +230,7 @@ impl<E: Evaluator> Engine<E> {
             evaluator,
             buffers: Buffers::default(),
             pieces: Vec::with_capacity(depth + 1),
+            root_transition: Transition::Fresh,
         }
     }
 
@@ -296,6 +303,10 @@ impl<E: Evaluator> Engine<E> {
     ) -> Option<Plan> {
         let start = Instant::now();
         let transition = self.tables.begin(&state.board);
+        if transition != Transition::Kept {
+            self.root_transition = transition;
+        }
+        let root_transition = self.root_transition;
         let depth = 1 + self.config.previews;
         self.pieces.clear();
         self.pieces.push(state.current);
@@ -397,6 +408,7 @@ impl<E: Evaluator> Engine<E> {
                             evaluations: counters.evaluations,
                             depth: counters.depth.clone(),
                             transition,
+                            root_transition,
                             rotations: self.tables.rotations(),
                             clears: self.tables.clears(),
                             passes,

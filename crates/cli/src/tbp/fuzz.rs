@@ -205,6 +205,7 @@ fn ten_thousand_junk_lines_mixed_with_real_games_are_survived() {
             },
             weights: Weights::default(),
             think: None,
+            widen: true,
         },
     )
     .expect("no I/O error");

@@ -7,13 +7,15 @@
 //! game. The front end is the authority on the game (see [`known`]).
 
 mod known;
+mod worker;
 
 use board::{Placement, Rules};
 use known::{Known, Played, Randomizer, parse_move, parse_piece, parse_rules, parse_start};
-use search::{Config, DefaultEvaluator, Engine, Plan, Weights};
+use search::{Config, Plan, Weights};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
+use worker::Worker;
 
 /// The longest a suggestion may take without `--think-ms`: some arenas forfeit a bot after
 /// 500 ms.
@@ -23,6 +25,9 @@ pub(crate) struct Options {
     pub(crate) config: Config,
     pub(crate) weights: Weights,
     pub(crate) think: Option<Duration>,
+    /// Keep widening the beam in the background past the configured width (answers then
+    /// depend on timing); off, every answer is the configured width's pass.
+    pub(crate) widen: bool,
 }
 
 /// Where the bot stands with the front end's game.
@@ -37,9 +42,14 @@ enum Game {
 
 struct Bot<W: Write> {
     out: W,
-    engine: Engine,
+    worker: Worker,
+    /// Whether the current position was already answered: a new piece then does not restart
+    /// the search, so the prediction stays that of the move sent.
+    answered: bool,
     /// The rotation system given on the command line, used when `rules` names none.
     default_rules: Rules,
+    /// The rotation system in force.
+    rules: Rules,
     think: Option<Duration>,
     game: Game,
     randomizer: Randomizer,
@@ -51,7 +61,9 @@ pub(crate) fn run(mut input: impl BufRead, out: impl Write, opts: Options) -> st
     let mut bot = Bot {
         out,
         default_rules: opts.config.rules,
-        engine: Engine::new(opts.config, DefaultEvaluator::new(opts.weights)),
+        rules: opts.config.rules,
+        worker: Worker::start(opts.config, opts.weights, opts.widen),
+        answered: false,
         think: opts.think,
         game: Game::None,
         randomizer: Randomizer::Unknown,
@@ -136,7 +148,8 @@ impl<W: Write> Bot<W> {
             "rules" => match parse_rules(&msg) {
                 Ok(r) => {
                     self.randomizer = r.randomizer;
-                    self.engine.set_rules(r.rules.unwrap_or(self.default_rules));
+                    self.rules = r.rules.unwrap_or(self.default_rules);
+                    self.worker.set_rules(self.rules);
                     self.send(&json!({"type": "ready"}))?;
                 }
                 Err(e) => {
@@ -158,6 +171,7 @@ impl<W: Write> Bot<W> {
                     self.randomizer = Randomizer::SevenBag;
                 }
                 self.game = Game::Known(known);
+                self.rethink();
             }
             "suggest" => self.suggest()?,
             "play" => self.play(&msg)?,
@@ -172,6 +186,11 @@ impl<W: Write> Bot<W> {
                         if let Some(w) = g.new_piece(piece) {
                             self.warn(&w);
                         }
+                        // A longer queue: search the same position again (the tables are kept),
+                        // unless its answer was sent already.
+                        if !self.answered {
+                            self.rethink();
+                        }
                     }
                     Game::None => return bad("new_piece before start"),
                     Game::Lost => return bad("new_piece while waiting for a start"),
@@ -179,7 +198,7 @@ impl<W: Write> Bot<W> {
             }
             "stop" => {
                 self.game = Game::None;
-                self.engine.reset();
+                self.worker.reset();
             }
             "quit" => return Ok(Flow::Quit),
             _ => {} // Unknown message types are ignored, as the protocol asks.
@@ -187,25 +206,35 @@ impl<W: Write> Bot<W> {
         Ok(Flow::Continue)
     }
 
+    /// Starts thinking about the known position (the thinking thread drops what it was
+    /// doing).
+    fn rethink(&mut self) {
+        self.answered = false;
+        if let Game::Known(g) = &self.game
+            && let Ok(state) = g.state()
+        {
+            self.worker.search(state);
+        } else {
+            self.worker.pause();
+        }
+    }
+
     fn suggest(&mut self) -> Result<(), Problem> {
-        let state = match &self.game {
-            Game::Known(g) => g.state(),
+        let known = match &self.game {
+            Game::Known(g) => g.state().map(|_| ()),
             Game::None => Err("suggest before start"),
             Game::Lost => Err("suggest while the board is unknown (waiting for a start)"),
         };
-        let state = match state {
-            Ok(s) => s,
-            Err(why) => {
-                self.warn(&format!("{why}; answered with no move"));
-                self.send(&json!({"type": "suggestion", "moves": []}))?;
-                return Ok(());
-            }
-        };
-        let start = Instant::now();
-        let plan: Option<Plan> = match self.think {
-            Some(t) => self.engine.suggest_until(&state, start + t),
-            None => self.engine.suggest_fixed_within(&state, start + SAFETY),
-        };
+        if let Err(why) = known {
+            self.warn(&format!("{why}; answered with no move"));
+            self.send(&json!({"type": "suggestion", "moves": []}))?;
+            return Ok(());
+        }
+        let asked = Instant::now();
+        // The thinking thread is on this position already (every change restarts it, and
+        // after an answer it stays paused on it).
+        let plan: Option<Plan> = self.worker.answer(asked, self.think, SAFETY);
+        self.answered = true;
         let (moves, info) = match &plan {
             Some(p) => (
                 std::iter::once(&p.placement)
@@ -217,12 +246,17 @@ impl<W: Write> Bot<W> {
                     "nps": p.stats.nps(),
                     "depth": p.stats.search_depth,
                     "extra": format!(
-                        "width {} passes {} hits {}/{} {:?}",
+                        "width {} passes {} hits {}/{} {:?}{}",
                         p.stats.width,
                         p.stats.passes,
                         p.stats.hits(),
                         p.stats.lookups(),
-                        p.stats.transition
+                        p.stats.root_transition,
+                        if p.stats.transition == search::Transition::Kept {
+                            " (kept since)"
+                        } else {
+                            ""
+                        }
                     ),
                 }),
             ),
@@ -234,24 +268,30 @@ impl<W: Write> Bot<W> {
     }
 
     fn play(&mut self, msg: &Value) -> Result<(), Problem> {
-        let rules = self.engine.config().rules;
-        let g = match &mut self.game {
-            Game::Known(g) => g,
+        match self.game {
+            Game::Known(_) => {}
             Game::None => return bad("play before start"),
             Game::Lost => return bad("play while waiting for a start"),
-        };
+        }
         let (mv, hold) = parse_move(msg).map_err(Problem::Bad)?;
-        match g.play(&mv, hold, rules) {
+        // Stop thinking before the position changes.
+        self.worker.pause();
+        let Game::Known(g) = &mut self.game else {
+            return bad("play before start");
+        };
+        match g.play(&mv, hold, self.rules) {
             Ok(Played::Reached) => {}
             Ok(Played::Adopted(why)) => {
                 self.warn(&format!("play adopted from the front end: {why}"));
             }
             Err(why) => {
                 self.game = Game::Lost;
-                self.engine.reset();
+                self.worker.reset();
                 self.warn(&format!("{why}; the board is unknown until the next start"));
+                return Ok(());
             }
         }
+        self.rethink();
         Ok(())
     }
 }
