@@ -266,7 +266,8 @@ struct ArenaArgs {
     /// Games played at once (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024).map(|v| v as usize))]
     threads: Option<usize>,
-    /// The rules and timing: ppt (4 ms frames, as bot arenas run) or ppt-60hz.
+    /// The rules and timing: ppt (4 ms frames, as bot arenas run), ppt-60hz, or ppt-surge (ppt
+    /// with attack growing 5% a second after a minute, so every game ends).
     #[arg(long, default_value = "ppt")]
     preset: String,
     /// Rules from a JSON file of game::versus::VersusConfig fields (missing ones keep the

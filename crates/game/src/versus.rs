@@ -124,6 +124,12 @@ pub struct VersusConfig {
     pub rules: Rules,
     /// Pieces per side after which the game is a draw.
     pub max_pieces: u64,
+    /// Seconds after which attack starts to grow (a garbage surge, as TETR.IO's margin
+    /// time), so that games between players who survive everything still end; `None`: never.
+    pub margin_seconds: Option<f64>,
+    /// After the margin, how much the attack multiplier grows per second (sent lines are the
+    /// attack times the multiplier, rounded to the nearest).
+    pub margin_rate: f64,
 }
 
 impl Default for VersusConfig {
@@ -146,13 +152,17 @@ impl Default for VersusConfig {
             previews: 5,
             rules: Rules::Srs,
             max_pieces: 2000,
+            margin_seconds: None,
+            margin_rate: 0.0,
         }
     }
 }
 
 impl VersusConfig {
     /// A named preset: `ppt` (the default: "ppt" timing with 4 ms frames, as bot arenas run
-    /// it) or `ppt-60hz` (the same at normal speed, 1/60 s frames).
+    /// it), `ppt-60hz` (the same at normal speed, 1/60 s frames), or `ppt-surge` (ppt whose
+    /// attack grows by 5% a second after the first minute, so that games between players who
+    /// survive everything end within a few minutes).
     pub fn preset(name: &str) -> Option<VersusConfig> {
         match name {
             "ppt" => Some(VersusConfig::default()),
@@ -160,12 +170,27 @@ impl VersusConfig {
                 frame_ms: 1000.0 / 60.0,
                 ..VersusConfig::default()
             }),
+            "ppt-surge" => Some(VersusConfig {
+                margin_seconds: Some(60.0),
+                margin_rate: 0.05,
+                ..VersusConfig::default()
+            }),
             _ => None,
         }
     }
 
     /// The names [`Self::preset`] knows.
-    pub const PRESETS: [&'static str; 2] = ["ppt", "ppt-60hz"];
+    pub const PRESETS: [&'static str; 3] = ["ppt", "ppt-60hz", "ppt-surge"];
+
+    /// The lines sent for `attack` at `frame`: the attack times the surge multiplier.
+    pub fn surge(&self, attack: u32, frame: u64) -> u32 {
+        let Some(margin) = self.margin_seconds else {
+            return attack;
+        };
+        let seconds = frame as f64 * self.frame_ms / 1000.0;
+        let multiplier = 1.0 + (seconds - margin).max(0.0) * self.margin_rate;
+        (attack as f64 * multiplier).round() as u32
+    }
 
     /// What each input costs in frames.
     pub fn input_costs(&self) -> InputCosts {
@@ -501,7 +526,7 @@ impl Versus {
         me.stats.pieces += 1;
         me.stats.lines += outcome.lines as u64;
         me.stats.last_lock = now;
-        let attack = cfg.attack.attack(&outcome);
+        let attack = cfg.surge(cfg.attack.attack(&outcome), now);
         me.stats.attack += attack as u64;
         // Countering: the attack cancels this side's incoming garbage, oldest first.
         let mut left = attack;
@@ -951,6 +976,18 @@ mod tests {
         assert_eq!(VersusConfig::default().clear_delay(&o), 46);
         o.perfect_clear = true;
         assert_eq!(VersusConfig::default().clear_delay(&o), 1);
+    }
+
+    #[test]
+    fn a_surge_grows_the_attack_after_the_margin() {
+        let c = VersusConfig::preset("ppt-surge").unwrap();
+        let frames = |s: f64| (s * 1000.0 / c.frame_ms) as u64;
+        assert_eq!(c.surge(4, frames(30.0)), 4);
+        assert_eq!(c.surge(4, frames(60.0)), 4);
+        // 20 s past the margin: x2.
+        assert_eq!(c.surge(4, frames(80.0)), 8);
+        assert_eq!(c.surge(0, frames(200.0)), 0);
+        assert_eq!(VersusConfig::default().surge(4, frames(1000.0)), 4);
     }
 
     #[test]
