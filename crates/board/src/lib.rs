@@ -33,12 +33,14 @@
 
 mod board;
 mod movegen;
+mod perft;
 mod piece;
 mod position;
 mod text;
 
 pub use board::{Board, HEIGHT, WIDTH};
-pub use movegen::{Placement, generate, generate_into};
+pub use movegen::{Placement, Spawn, count, generate, generate_into, generate_with};
+pub use perft::{Perft, PerftOptions, perft};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};
 pub use position::{Input, InputCosts, LOCK_OUT_ROW, Moved, PiecePos, SPAWN_X, SPAWN_Y};
 pub use text::{ParseBoardError, ParseBoardErrorKind};

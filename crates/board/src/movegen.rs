@@ -113,10 +113,54 @@ pub fn generate(board: &Board, piece: Piece, rules: Rules) -> Vec<Placement> {
 
 /// Like [`generate`], but appends to `out` (cleared first) so a caller can reuse its buffer.
 pub fn generate_into(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
+    generate_with(board, piece, rules, Spawn::Rise, out);
+}
+
+/// Where a piece spawns when its spawn position is blocked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Spawn {
+    /// One row higher, as rules.md says; blocked there too, the game is over.
+    #[default]
+    Rise,
+    /// Nowhere: the game is over (the convention of some perft counts).
+    NoRise,
+}
+
+/// Like [`generate_into`], with the spawn rule given.
+pub fn generate_with(
+    board: &Board,
+    piece: Piece,
+    rules: Rules,
+    spawn: Spawn,
+    out: &mut Vec<Placement>,
+) {
     out.clear();
     match piece {
-        Piece::T => Flood::<SpinTrack>::run(board, piece, rules, out),
-        _ => Flood::<NoTrack>::run(board, piece, rules, out),
+        Piece::T => Flood::<SpinTrack>::run(board, piece, rules, spawn, out),
+        _ => Flood::<NoTrack>::run(board, piece, rules, spawn, out),
+    }
+}
+
+/// The placements of `piece` distinct by cells alone (T without spin kinds), in `out`.
+pub(crate) fn positions_into(
+    board: &Board,
+    piece: Piece,
+    rules: Rules,
+    spawn: Spawn,
+    out: &mut Vec<Placement>,
+) {
+    out.clear();
+    Flood::<NoTrack>::run(board, piece, rules, spawn, out);
+}
+
+/// The number of distinct placements [`generate_with`] would list: by cells, or with `spins`
+/// by cells and spin kind (only T placements differ). Counted from the flood's bit masks,
+/// without building the list.
+pub fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, spins: bool) -> u32 {
+    if spins && piece == Piece::T {
+        Flood::<SpinTrack>::count_spins(board, rules, spawn)
+    } else {
+        Flood::<NoTrack>::count(board, piece, rules, spawn)
     }
 }
 
@@ -288,7 +332,7 @@ impl<T: Track> Flood<T> {
     }
 
     /// Computes `fits` and `reach` in place; returns `false` when the spawn is blocked.
-    fn flood(&mut self, board: &Board, piece: Piece, rules: Rules) -> bool {
+    fn flood(&mut self, board: &Board, piece: Piece, rules: Rules, spawn_rule: Spawn) -> bool {
         let f = self;
         // shifted[dy + 2][cx + 2]: bit y is "cell (cx, y + dy) is blocked", with the walls, the
         // floor and the ceiling blocked. Cell offsets are within -2..=2.
@@ -324,7 +368,7 @@ impl<T: Track> Flood<T> {
         let spawn_fits = f.fits[spawn_node];
         let spawn = if spawn_fits >> SPAWN_Y & 1 != 0 {
             1u64 << SPAWN_Y
-        } else if spawn_fits >> (SPAWN_Y + 1) & 1 != 0 {
+        } else if spawn_rule == Spawn::Rise && spawn_fits >> (SPAWN_Y + 1) & 1 != 0 {
             1u64 << (SPAWN_Y + 1)
         } else {
             return false;
@@ -397,13 +441,23 @@ impl<T: Track> Flood<T> {
 }
 
 impl Flood<NoTrack> {
-    fn run(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
+    /// The distinct placements by cells, counted from the flood's masks.
+    fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn) -> u32 {
         let mut f = Self::new();
-        if !f.flood(board, piece, rules) {
-            return; // Blocked spawn: the game is over, nothing can be placed.
+        if !f.flood(board, piece, rules, spawn) {
+            return 0;
         }
+        let mut n = 0;
+        f.each_canonical(piece, |_, _, rows| n += rows.count_ones());
+        n
+    }
+
+    /// Calls `visit(orientation, column, rows)` with the resting rows of every canonical
+    /// (orientation, column), each with the resting rows of its twin folded in.
+    #[inline(always)]
+    fn each_canonical(&self, piece: Piece, mut visit: impl FnMut(Rotation, usize, u64)) {
+        let f = self;
         let rots = if piece == Piece::O { 1 } else { 4 };
-        // Emit canonical orientations, each with the resting rows of its twin folded in.
         for r in 0..rots {
             let rot = Rotation::ALL[r];
             if piece.canonical(rot).0 != rot {
@@ -419,16 +473,48 @@ impl Flood<NoTrack> {
                     let t = (node(twin, x) as isize - dx as isize) as usize;
                     rows |= view(f.rest(t), -dy);
                 }
-                push_rows(out, piece, rot, x, rows, Spin::None);
+                visit(rot, x, rows);
             }
         }
+    }
+
+    fn run(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, out: &mut Vec<Placement>) {
+        let mut f = Self::new();
+        if !f.flood(board, piece, rules, spawn) {
+            return; // Blocked spawn: the game is over, nothing can be placed.
+        }
+        f.each_canonical(piece, |rot, x, rows| {
+            push_rows(out, piece, rot, x, rows, Spin::None)
+        });
     }
 }
 
 impl Flood<SpinTrack> {
-    fn run(board: &Board, piece: Piece, rules: Rules, out: &mut Vec<Placement>) {
+    /// T placements by (cells, spin kind), counted from the flood's masks.
+    fn count_spins(board: &Board, rules: Rules, spawn: Spawn) -> u32 {
+        let mut n = 0;
+        Self::spins(board, rules, spawn, |_, _, rows, _| n += rows.count_ones());
+        n
+    }
+
+    fn run(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, out: &mut Vec<Placement>) {
+        Self::spins(board, rules, spawn, |rot, x, rows, spin| {
+            push_rows(out, piece, rot, x, rows, spin)
+        });
+    }
+
+    /// Floods T and calls `visit(orientation, column, rows, spin)` with the resting rows of
+    /// each (orientation, column) by spin kind.
+    #[inline(always)]
+    fn spins(
+        board: &Board,
+        rules: Rules,
+        spawn: Spawn,
+        mut visit: impl FnMut(Rotation, usize, u64, Spin),
+    ) {
+        let piece = Piece::T;
         let mut f = Self::new();
-        if !f.flood(board, piece, rules) {
+        if !f.flood(board, piece, rules, spawn) {
             return;
         }
         let cols = board.columns();
@@ -465,9 +551,9 @@ impl Flood<SpinTrack> {
                     rest & (t.slid[n] | (f.reach[n] >> 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
-                push_rows(out, piece, rot, x, none, Spin::None);
-                push_rows(out, piece, rot, x, mini, Spin::Mini);
-                push_rows(out, piece, rot, x, full, Spin::Full);
+                visit(rot, x, none, Spin::None);
+                visit(rot, x, mini, Spin::Mini);
+                visit(rot, x, full, Spin::Full);
             }
         }
     }

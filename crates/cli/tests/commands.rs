@@ -630,3 +630,29 @@ fn versus_writes_every_game_of_both_sides_as_fumen() {
         std::fs::remove_file(f).ok();
     }
 }
+
+#[test]
+fn perft_counts_a_queue_and_refuses_a_bad_one() {
+    let m = json_of(&run(
+        &[
+            "perft",
+            "IIIII",
+            "--no-spawn-rise",
+            "--threads",
+            "2",
+            "--json",
+        ],
+        "",
+    ));
+    assert_eq!(m["leaves"], 1_725_571);
+    assert_eq!(
+        m["by_depth"],
+        serde_json::json!([17, 289, 5_069, 92_025, 1_725_571])
+    );
+    let text = String::from_utf8(run(&["perft", "TT", "--spins"], "").stdout).unwrap();
+    assert!(text.starts_with("perft TT = "), "{text}");
+    for bad in ["IQ", ""] {
+        let out = run(&["perft", bad], "");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

@@ -146,9 +146,21 @@ pub(crate) const INPUTS: [Input; 7] = [
 
 /// Every (cells, spin) a piece can lock with, by breadth-first search over every state.
 pub(crate) fn reference(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<Key> {
+    reference_spawning(board, piece, rules, true)
+}
+
+/// Like [`reference`]; without `rise`, a piece whose spawn position (row 19) is blocked has no
+/// placements instead of trying row 20.
+pub(crate) fn reference_spawning(
+    board: &Board,
+    piece: Piece,
+    rules: Rules,
+    rise: bool,
+) -> BTreeSet<Key> {
     let mut out = BTreeSet::new();
-    let Some(start) = spawn(board, piece) else {
-        return out;
+    let start = match spawn(board, piece) {
+        Some(s) if rise || s.y == 19 => s,
+        _ => return out,
     };
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
