@@ -443,6 +443,10 @@ impl<T: Track> Flood<T> {
 impl Flood<NoTrack> {
     /// The distinct placements by cells, counted from the flood's masks.
     fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn) -> u32 {
+        if surface(board).is_some() {
+            // One resting place per (orientation, column) that fits between the walls.
+            return canonical_columns(piece);
+        }
         let mut f = Self::new();
         if !f.flood(board, piece, rules, spawn) {
             return 0;
@@ -479,6 +483,10 @@ impl Flood<NoTrack> {
     }
 
     fn run(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, out: &mut Vec<Placement>) {
+        if let Some(heights) = surface(board) {
+            drop_everywhere(&heights, piece, out);
+            return;
+        }
         let mut f = Self::new();
         if !f.flood(board, piece, rules, spawn) {
             return; // Blocked spawn: the game is over, nothing can be placed.
@@ -486,6 +494,74 @@ impl Flood<NoTrack> {
         f.each_canonical(piece, |rot, x, rows| {
             push_rows(out, piece, rot, x, rows, Spin::None)
         });
+    }
+}
+
+/// The highest a board's stack may stand for the surface shortcut: rows 17 to 21 stay free,
+/// so every piece turns and shifts freely at spawn height and reaches every column.
+const SURFACE_ROOF: u32 = 17;
+
+/// The column heights, when the board has no overhang (every column filled from the floor
+/// up without a gap) and its stack leaves the spawn rows free. Then every placement is the
+/// straight drop of one (orientation, column), and the flood is not needed.
+#[inline]
+fn surface(board: &Board) -> Option<[i32; WIDTH]> {
+    if board.roof() > SURFACE_ROOF {
+        return None;
+    }
+    let cols = board.columns();
+    if cols.iter().any(|&c| c & c.wrapping_add(1) != 0) {
+        return None;
+    }
+    Some(std::array::from_fn(|x| cols[x].count_ones() as i32))
+}
+
+/// How many (canonical orientation, column) pairs keep `piece` between the walls.
+fn canonical_columns(piece: Piece) -> u32 {
+    let rots = if piece == Piece::O { 1 } else { 4 };
+    Rotation::ALL[..rots]
+        .iter()
+        .filter(|&&r| piece.canonical(r).0 == r)
+        .map(|&r| {
+            let (lo, hi) = x_range(piece, r);
+            (hi - lo + 1) as u32
+        })
+        .sum()
+}
+
+/// The centre columns that keep `piece` in `rot` between the walls.
+#[inline]
+fn x_range(piece: Piece, rot: Rotation) -> (i32, i32) {
+    let cells = piece.cells(rot);
+    let min = cells.iter().map(|c| c.0 as i32).min().expect("four cells");
+    let max = cells.iter().map(|c| c.0 as i32).max().expect("four cells");
+    (-min, WIDTH as i32 - 1 - max)
+}
+
+/// Every straight drop of `piece` on a surface of column `heights`, in the flood's order
+/// (canonical orientation, then column).
+fn drop_everywhere(heights: &[i32; WIDTH], piece: Piece, out: &mut Vec<Placement>) {
+    let rots = if piece == Piece::O { 1 } else { 4 };
+    for &rotation in &Rotation::ALL[..rots] {
+        if piece.canonical(rotation).0 != rotation {
+            continue;
+        }
+        let cells = piece.cells(rotation);
+        let (lo, hi) = x_range(piece, rotation);
+        for x in lo..=hi {
+            let y = cells
+                .iter()
+                .map(|&(dx, dy)| heights[(x + dx as i32) as usize] - dy as i32)
+                .max()
+                .expect("four cells");
+            out.push(Placement {
+                piece,
+                rotation,
+                x: x as i8,
+                y: y as i8,
+                spin: Spin::None,
+            });
+        }
     }
 }
 

@@ -46,9 +46,19 @@ fn ragged(max_height: u32) -> impl Strategy<Value = Board> {
         })
 }
 
+/// A skyline with no overhang at all (the shortcut that skips the flood), up to just past
+/// the height where the shortcut stops.
+fn surface() -> impl Strategy<Value = Board> {
+    vec(0u32..=19, WIDTH).prop_map(|heights| {
+        let cols: [u64; WIDTH] = std::array::from_fn(|x| (1u64 << heights[x]) - 1);
+        Board::from_columns(cols)
+    })
+}
+
 fn boards() -> impl Strategy<Value = Board> {
     prop_oneof![
         noisy(),
+        surface(),
         ragged(8),
         ragged(14),
         // Tall: spawn may be blocked or pushed up a row.
@@ -58,6 +68,31 @@ fn boards() -> impl Strategy<Value = Board> {
 
 fn rules() -> impl Strategy<Value = Rules> {
     prop_oneof![Just(Rules::Srs), Just(Rules::SrsPlus)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// On a board without overhangs, placements come one per (orientation, column) in the
+    /// order orientation, then column, exactly as the breadth-first reference finds them.
+    #[test]
+    fn surface_boards_give_the_reference_placements_in_flood_order(
+        board in surface(),
+        rules in rules(),
+    ) {
+        for piece in Piece::ALL {
+            let got = generate(&board, piece, rules);
+            let keys: BTreeSet<common::Key> = got.iter().map(common::key_of).collect();
+            prop_assert_eq!(&keys, &common::reference(&board, piece, rules), "{}", piece);
+            if piece != Piece::T {
+                let order: Vec<(u8, i8)> = got.iter().map(|p| (p.rotation as u8, p.x)).collect();
+                let mut sorted = order.clone();
+                sorted.sort();
+                sorted.dedup();
+                prop_assert_eq!(order, sorted, "{}", piece);
+            }
+        }
+    }
 }
 
 fn piece() -> impl Strategy<Value = Piece> {
