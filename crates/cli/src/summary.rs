@@ -31,6 +31,8 @@ pub(crate) struct Summary {
     pub(crate) app: f64,
     pub(crate) topped_out: bool,
     pub(crate) seconds: f64,
+    /// Seconds spent searching (the sum of every move's search time).
+    pub(crate) search_seconds: f64,
     pub(crate) pps: f64,
     pub(crate) nodes: u64,
     pub(crate) nps: f64,
@@ -176,6 +178,7 @@ impl Recorder {
             app: ratio(totals.attack, totals.pieces),
             topped_out: totals.topped_out,
             seconds,
+            search_seconds: self.search_seconds,
             pps: if seconds > 0.0 {
                 totals.pieces as f64 / seconds
             } else {

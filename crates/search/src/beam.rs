@@ -64,6 +64,17 @@ pub(crate) struct Buffers {
     pub(crate) children: Vec<Node>,
     pub(crate) merge: HashTable<u32>,
     pub(crate) placements: Vec<Placement>,
+    /// A parent's placements locked, waiting to be scored.
+    pub(crate) locked: Vec<Locked>,
+}
+
+/// A placement locked on its parent's board, with the key of the result.
+#[derive(Clone, Copy)]
+pub(crate) struct Locked {
+    board: Board,
+    outcome: game::Outcome,
+    key: u64,
+    placement: Placement,
 }
 
 impl Buffers {
@@ -77,6 +88,7 @@ impl Buffers {
             + self.children.capacity() * size_of::<Node>()
             + self.merge.allocation_size()
             + self.placements.capacity() * size_of::<Placement>()
+            + self.locked.capacity() * size_of::<Locked>()
     }
 }
 
@@ -183,7 +195,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                 tables,
                 &mut buf.children,
                 &mut buf.merge,
-                &mut buf.placements,
+                (&mut buf.placements, &mut buf.locked),
                 counters,
             );
         }
@@ -394,7 +406,7 @@ fn expand<E: Evaluator>(
     tables: &mut DepthTables<PositionEval, Board>,
     children: &mut Vec<Node>,
     merge: &mut HashTable<u32>,
-    placements: &mut Vec<Placement>,
+    (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
 ) {
     let q = parent.next as usize;
@@ -419,17 +431,24 @@ fn expand<E: Evaluator>(
     for (piece, hold, next, held) in options.into_iter().flatten() {
         generate_into(&parent.board, piece, pass.rules, placements);
         let pending = pass.pieces.get(next..).unwrap_or(&[]);
+        // Lock every placement first and ask for its bucket, so that by the time the probes
+        // below reach a child its bucket is in the processor's cache, not in memory.
+        locked.clear();
         for p in placements.iter().filter(|p| !p.locks_out()) {
-            let child = score_child(
+            let l = lock_child(parent, p, hold);
+            if pass.use_cache {
+                tables.table_ref(d).prefetch(l.key);
+            }
+            locked.push(l);
+        }
+        for l in locked.iter() {
+            let child = score_locked(
                 pass,
                 d,
                 parent,
                 parent_index,
-                p,
-                piece,
-                hold,
-                next as u8,
-                held,
+                l,
+                (piece, hold, next as u8, held),
                 pending,
                 tables,
                 counters,
@@ -439,8 +458,20 @@ fn expand<E: Evaluator>(
     }
 }
 
-/// Locks `p` (a placement of `piece`) on `parent`'s board and scores the result: the position
-/// evaluation through the depth-`d` table (a miss evaluates and stores), then the context.
+/// Locks `p` on `parent`'s board; the key is that of the result with `hold` in hold.
+#[inline]
+fn lock_child(parent: &Node, p: &Placement, hold: Option<Piece>) -> Locked {
+    let mut board = parent.board;
+    let outcome = lock(&mut board, p, parent.carried);
+    Locked {
+        key: position_key(&board, hold),
+        board,
+        outcome,
+        placement: *p,
+    }
+}
+
+/// Locks `p` (a placement of `piece`) on `parent`'s board and scores the result.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn score_child<E: Evaluator>(
@@ -457,9 +488,36 @@ fn score_child<E: Evaluator>(
     tables: &mut DepthTables<PositionEval, Board>,
     counters: &mut PassCounters,
 ) -> Node {
-    let mut board = parent.board;
-    let outcome = lock(&mut board, p, parent.carried);
-    let key = position_key(&board, hold);
+    let l = lock_child(parent, p, hold);
+    score_locked(
+        pass,
+        d,
+        parent,
+        parent_index,
+        &l,
+        (piece, hold, next, held),
+        pending,
+        tables,
+        counters,
+    )
+}
+
+/// Scores a locked child: the position evaluation through the depth-`d` table (a miss
+/// evaluates and stores), then the context.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn score_locked<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    parent: &Node,
+    parent_index: u32,
+    l: &Locked,
+    (piece, hold, next, held): (Piece, Option<Piece>, u8, bool),
+    pending: &[Piece],
+    tables: &mut DepthTables<PositionEval, Board>,
+    counters: &mut PassCounters,
+) -> Node {
+    let (board, outcome, key, p) = (&l.board, &l.outcome, l.key, &l.placement);
     let eval = if pass.use_cache {
         let c = &mut counters.depth[d];
         c.lookups += 1;
@@ -470,30 +528,30 @@ fn score_child<E: Evaluator>(
             }
             Err(vacant) => {
                 counters.evaluations += 1;
-                vacant.insert(pass.evaluator.position(&board, hold))
+                vacant.insert(pass.evaluator.position(board, hold))
             }
         }
     } else {
         counters.evaluations += 1;
-        pass.evaluator.position(&board, hold)
+        pass.evaluator.position(board, hold)
     };
     let step = StepContext {
         piece,
-        outcome: &outcome,
+        outcome,
         b2b_before: parent.carried.b2b,
         depth: d,
         pending,
         hold,
         pieces_placed: pass.pieces_placed + d as u64,
         input_frames: pass.frame_costs.input_frames(&parent.board, p, pass.rules),
-        clear_frames: pass.frame_costs.clear_frames(&outcome),
+        clear_frames: pass.frame_costs.clear_frames(outcome),
         incoming: if d == 0 { pass.incoming } else { 0 },
     };
     let s = pass.evaluator.context(&eval, &step);
     counters.nodes += 1;
     let acc = parent.acc + s.reward;
     Node {
-        board,
+        board: *board,
         hold,
         carried: outcome.carried,
         next,

@@ -112,6 +112,7 @@ pub struct Bucket<V> {
 unsafe impl<V: Zeroable> Zeroable for Bucket<V> {}
 
 const _: () = assert!(size_of::<Bucket<u64>>() == 32);
+const _: () = assert!(align_of::<Bucket<u64>>() == 32);
 const _: () = assert!(size_of::<Bucket<[f32; 2]>>() == 32);
 
 /// A bucket with its marker byte inside, for the [`InBucket`] layout: 8-byte aligned, so with
@@ -160,12 +161,15 @@ pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     fn clear_bucket(s: &mut Self::Store, i: usize);
     #[doc(hidden)]
     fn bytes(s: &Self::Store) -> usize;
+    #[doc(hidden)]
+    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8;
 }
 
 mod private {
     pub trait Sealed {}
     impl Sealed for super::Packed {}
     impl Sealed for super::InBucket {}
+    impl Sealed for super::Folded {}
 }
 
 /// Markers in a packed bit array (bitvec), one bit per bucket; buckets stay 32 bytes.
@@ -218,6 +222,10 @@ impl<V: Copy + Zeroable> Layout<V> for Packed {
     fn bytes(s: &Self::Store) -> usize {
         std::mem::size_of_val(&*s.0) + std::mem::size_of_val(s.1.as_raw_slice())
     }
+    #[inline(always)]
+    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
+        (&s.0[i] as *const Bucket<V>).cast()
+    }
 }
 
 impl<V: Copy + Zeroable> Layout<V> for InBucket {
@@ -256,6 +264,106 @@ impl<V: Copy + Zeroable> Layout<V> for InBucket {
     }
     fn bytes(s: &Self::Store) -> usize {
         std::mem::size_of_val(&**s)
+    }
+    #[inline(always)]
+    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
+        (&s[i] as *const MarkedBucket<V>).cast()
+    }
+}
+
+/// The marker folded into a key word: 32-byte, 32-aligned buckets (one cache line each, two
+/// to a line) and nothing else.
+///
+/// A key's top `k = log2(BUCKETS)` bits are its bucket number (multiply-shift), so a slot
+/// stores the key shifted left by `k` bits and nothing is lost. With `k >= 2` the two low bits
+/// freed are an occupied flag (bit 1, so every stored key is non-zero) and, in slot 0, the
+/// marker (bit 0). Tables of one or two buckets (`TETRIS_TT_BITS` 1 or 2) have no bits to spare:
+/// their markers sit beside the buckets and slots hold the plain key.
+///
+/// ```text
+/// +------------------------+-------------------+-----------+-----------+
+/// | key 0 << k | occ | mk  | key 1 << k | occ  |  value 0  |  value 1  |
+/// +------------------------+-------------------+-----------+-----------+
+/// 0                        8                   16          24          32
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Folded;
+
+/// Bits of a key fixed by its bucket number.
+const FIXED: u32 = BUCKETS.trailing_zeros();
+/// Whether the key words have room for the flag and the marker.
+const FOLDS: bool = FIXED >= 2;
+const MARK: u64 = 1;
+const OCCUPIED: u64 = 2;
+
+impl<V: Copy + Zeroable> Layout<V> for Folded {
+    /// The buckets, and the markers of tables too small to fold them.
+    type Store = (Box<[Bucket<V>]>, [u8; 2]);
+    fn alloc(buckets: usize) -> Self::Store {
+        (bytemuck::allocation::zeroed_slice_box(buckets), [0; 2])
+    }
+    #[inline(always)]
+    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
+        let w = s.0[i].keys;
+        if !FOLDS {
+            return w;
+        }
+        w.map(|w| {
+            if w & OCCUPIED == 0 {
+                0
+            } else {
+                ((i as u64) << (64 - FIXED)) | ((w & !(MARK | OCCUPIED)) >> FIXED)
+            }
+        })
+    }
+    #[inline(always)]
+    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
+        s.0[i].values[slot]
+    }
+    #[inline(always)]
+    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
+        let b = &mut s.0[i];
+        b.keys[slot] = if FOLDS {
+            (key << FIXED) | OCCUPIED | (b.keys[slot] & MARK)
+        } else {
+            key
+        };
+        b.values[slot] = value;
+    }
+    #[inline(always)]
+    fn marker(s: &Self::Store, i: usize) -> usize {
+        if FOLDS {
+            (s.0[i].keys[0] & MARK) as usize
+        } else {
+            s.1[i] as usize
+        }
+    }
+    #[inline(always)]
+    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
+        if FOLDS {
+            let w = &mut s.0[i].keys[0];
+            *w = (*w & !MARK) | slot as u64;
+        } else {
+            s.1[i] = slot as u8;
+        }
+    }
+    fn clear(s: &mut Self::Store) {
+        s.0.fill(Bucket::zeroed());
+        s.1 = [0; 2];
+    }
+    #[inline(always)]
+    fn clear_bucket(s: &mut Self::Store, i: usize) {
+        s.0[i] = Bucket::zeroed();
+        if !FOLDS {
+            s.1[i] = 0;
+        }
+    }
+    fn bytes(s: &Self::Store) -> usize {
+        std::mem::size_of_val(&*s.0)
+    }
+    #[inline(always)]
+    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
+        (&s.0[i] as *const Bucket<V>).cast()
     }
 }
 
@@ -440,6 +548,21 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
             slot,
             key,
         })
+    }
+
+    /// Asks the processor to bring `key`'s bucket into its cache, so that a lookup a little
+    /// later does not wait for memory. Only a hint: it changes nothing, and does nothing on
+    /// processors without a prefetch instruction.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        let _addr = L::bucket_addr(&self.store, bucket_of(stored(key)));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 processor has; a prefetch
+        // never faults and never changes memory, and the address is inside our own bucket
+        // array anyway. Measured in docs/performance.md: it hides the probe's miss to memory.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(_addr.cast());
+        }
     }
 
     /// Returns the value for `key`, computing and storing it with `evaluate` on a miss.

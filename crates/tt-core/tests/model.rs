@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use tt_core::{InBucket, Layout, Packed, Table, ZERO_KEY, bucket_of};
+use tt_core::{Folded, InBucket, Layout, Packed, Table, ZERO_KEY, bucket_of};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -129,5 +129,10 @@ proptest! {
     #[test]
     fn in_bucket_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
         run::<InBucket>(&ops)?;
+    }
+
+    #[test]
+    fn folded_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
+        run::<Folded>(&ops)?;
     }
 }

@@ -152,6 +152,9 @@ macro_rules! for_layouts {
         mod in_bucket {
             $( #[test] fn $name() { super::$name::<tt_core::InBucket>() } )*
         }
+        mod folded {
+            $( #[test] fn $name() { super::$name::<tt_core::Folded>() } )*
+        }
     };
 }
 
@@ -174,6 +177,8 @@ fn bytes_are_exact() {
     assert_eq!(packed.bytes(), BUCKETS * 32 + markers + log);
     let in_bucket = Table::<u64, InBucket>::new();
     assert_eq!(in_bucket.bytes(), BUCKETS * 40 + log);
+    let folded = Table::<u64, tt_core::Folded>::new();
+    assert_eq!(folded.bytes(), BUCKETS * 32 + log);
 }
 
 #[test]

@@ -41,8 +41,8 @@ pub enum Transition {
     Rotated,
     /// The observed position differed from the prediction: every table was cleared.
     Cleared,
-    /// The observed position is the one the last search began from (and not the
-    /// prediction): every table was kept as it was, and the prediction too.
+    /// The observed position is the one the last search began from: every table was kept as
+    /// it was, and the prediction too.
     Kept,
 }
 
@@ -117,19 +117,20 @@ impl<V: Copy + Zeroable, P: Eq + Clone> DepthTables<V, P> {
     }
 
     /// Prepares the tables for a search from `observed`; see [`Transition`]. The prediction
-    /// is used up, unless the tables are kept.
+    /// stays until [`Self::predict`] replaces it or [`Self::reset`] forgets it (a search that
+    /// is interrupted before it predicts leaves it as it was; once the tables have rotated to
+    /// it, it is the root, and the same root again keeps the tables).
     pub fn begin(&mut self, observed: &P) -> Transition {
         self.remember_layout();
         #[cfg(feature = "stats")]
         self.harvest_stats();
-        let same_root = self.root.as_ref() == Some(observed);
-        if same_root && self.prediction.as_ref() != Some(observed) {
+        if self.root.as_ref() == Some(observed) {
             self.last = Some(Transition::Kept);
             return Transition::Kept;
         }
         self.root = Some(observed.clone());
-        let t = match self.prediction.take() {
-            Some(p) if p == *observed => {
+        let t = match &self.prediction {
+            Some(p) if p == observed => {
                 self.slots.rotate_left(1);
                 if let Some(deepest) = self.slots.back_mut() {
                     deepest.table.clear();

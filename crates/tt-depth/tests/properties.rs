@@ -110,6 +110,25 @@ proptest! {
         prop_assert_eq!(tt.begin(&next), Transition::Rotated);
     }
 
+    /// A search interrupted before it predicts leaves the prediction (now the root) in place:
+    /// what comes next is a mismatch, not a fresh start.
+    #[test]
+    fn an_unpredicted_search_keeps_the_prediction(
+        horizon in horizons(),
+        board in any::<u32>(),
+        next in any::<u32>(),
+        garbage in any::<u32>(),
+    ) {
+        prop_assume!(board != next && next != garbage && board != garbage);
+        let mut tt = Stack::new(horizon);
+        tt.begin(&board);
+        tt.predict(next);
+        prop_assert_eq!(tt.begin(&next), Transition::Rotated);
+        // No predict here: the search was interrupted.
+        prop_assert_eq!(tt.begin(&next), Transition::Kept);
+        prop_assert_eq!(tt.begin(&garbage), Transition::Cleared);
+    }
+
     #[test]
     fn rotations_keep_the_byte_count(
         horizon in horizons(),
