@@ -144,6 +144,10 @@ struct Row {
     moves_digest: String,
     pieces: u64,
     app: f64,
+    ms_per_move: f64,
+    ms_per_move_cache_off: f64,
+    cache_speedup: f64,
+    evaluations_saved: f64,
 }
 
 fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
@@ -184,7 +188,13 @@ fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
             bits.len()
         );
         let out = Command::new(&exe)
-            .args(["bench", "--pieces", &pieces.to_string()])
+            .args([
+                "bench",
+                "--pieces",
+                &pieces.to_string(),
+                "--repeat",
+                if quick { "1" } else { "3" },
+            ])
             .stderr(Stdio::inherit())
             .output()
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
@@ -244,14 +254,18 @@ fn row(bits: u32, v: &Value) -> Result<Row, String> {
         moves_digest: v["moves_digest"].as_str().unwrap_or("?").to_string(),
         pieces: num(&["pieces"])? as u64,
         app: num(&["app"])?,
+        ms_per_move: num(&["ms_per_move"])?,
+        ms_per_move_cache_off: num(&["cache_off", "ms_per_move"])?,
+        cache_speedup: num(&["cache_speedup"])?,
+        evaluations_saved: num(&["evaluations_saved"])?,
     })
 }
 
 fn print_table(rows: &[Row], reference: &str) {
     println!(
-        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations | nodes/s | median ms/move | moves digest |"
+        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations saved | ms/move cache on | ms/move cache off | speedup | moves digest |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for r in rows {
         let flag = if r.moves_digest == reference {
             ""
@@ -259,15 +273,16 @@ fn print_table(rows: &[Row], reference: &str) {
             " DIFFERS"
         };
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {} | {:.2}M | {:.2} | {}{} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {:.1}% | {:.2} | {:.2} | {:.2}x | {}{} |",
             r.bits,
             r.bytes_per_table,
             r.table_bytes,
             r.hit_rate,
             r.replacement_ratio,
-            r.evaluations,
-            r.nps / 1e6,
-            r.median_move_ms,
+            r.evaluations_saved * 100.0,
+            r.ms_per_move,
+            r.ms_per_move_cache_off,
+            r.cache_speedup,
             r.moves_digest,
             flag
         );
@@ -315,7 +330,7 @@ fn write_files(dir: &Path, rows: &[Row]) -> Result<(), String> {
     plot(&dir.join("bench-matrix.svg"), rows).map_err(|e| format!("cannot draw the plot: {e}"))
 }
 
-/// Hit rate (left axis) and nodes per second (right axis) against bits.
+/// Hit rate (left axis) and the cache's speedup over no cache (right axis) against bits.
 fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
     use plotters::prelude::*;
     let root = SVGBackend::new(path, (800, 480)).into_drawing_area();
@@ -327,11 +342,11 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
     } else {
         (lo, hi)
     };
-    let nps_max = rows
+    let speedup_max = rows
         .iter()
-        .map(|r| r.nps / 1e6)
+        .map(|r| r.cache_speedup)
         .fold(0.0, f64::max)
-        .max(0.1)
+        .max(1.5)
         * 1.1;
     let mut chart = ChartBuilder::on(&root)
         .caption("tetris-tt bench-matrix", ("sans-serif", 22))
@@ -340,7 +355,7 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
         .y_label_area_size(50)
         .right_y_label_area_size(60)
         .build_cartesian_2d(lo..hi, 0.0..1.0)?
-        .set_secondary_coord(lo..hi, 0.0..nps_max);
+        .set_secondary_coord(lo..hi, 0.0..speedup_max);
     chart
         .configure_mesh()
         .x_desc("TETRIS_TT_BITS")
@@ -348,7 +363,7 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
         .draw()?;
     chart
         .configure_secondary_axes()
-        .y_desc("million nodes per second")
+        .y_desc("cache on vs off: speedup (x)")
         .draw()?;
     chart
         .draw_series(LineSeries::new(
@@ -359,10 +374,10 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
     chart
         .draw_secondary_series(LineSeries::new(
-            rows.iter().map(|r| (r.bits as f64, r.nps / 1e6)),
+            rows.iter().map(|r| (r.bits as f64, r.cache_speedup)),
             &RED,
         ))?
-        .label("nodes/s (M)")
+        .label("speedup")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
     chart
         .configure_series_labels()
