@@ -46,6 +46,8 @@ pub(crate) struct Node {
     pub(crate) seq: u32,
     /// Whether the placement that led here used hold.
     pub(crate) held: bool,
+    /// The position's evaluation (what the key maps to), for transpositions within a depth.
+    pub(crate) eval: PositionEval,
 }
 
 /// Counters of one search.
@@ -442,6 +444,11 @@ fn expand<E: Evaluator>(
             locked.push(l);
         }
         for l in locked.iter() {
+            // A state reached already in this depth (another parent, another order) has the
+            // same position evaluation: take it from there instead of probing for it.
+            let id = (l.key, &l.board, l.outcome.carried, next as u8, hold);
+            let h = merge_hash_of(l.key, &l.outcome.carried, next as u8);
+            let twin = find_state(children, merge, h, id);
             let child = score_locked(
                 pass,
                 d,
@@ -450,10 +457,11 @@ fn expand<E: Evaluator>(
                 l,
                 (piece, hold, next as u8, held),
                 pending,
+                twin.map(|i| children[i as usize].eval),
                 tables,
                 counters,
             );
-            push_merged(children, merge, child);
+            keep_merged(children, merge, h, twin, child);
         }
     }
 }
@@ -497,6 +505,7 @@ fn score_child<E: Evaluator>(
         &l,
         (piece, hold, next, held),
         pending,
+        None,
         tables,
         counters,
     )
@@ -514,11 +523,14 @@ fn score_locked<E: Evaluator>(
     l: &Locked,
     (piece, hold, next, held): (Piece, Option<Piece>, u8, bool),
     pending: &[Piece],
+    known: Option<PositionEval>,
     tables: &mut DepthTables<PositionEval, Board>,
     counters: &mut PassCounters,
 ) -> Node {
     let (board, outcome, key, p) = (&l.board, &l.outcome, l.key, &l.placement);
-    let eval = if pass.use_cache {
+    let eval = if let Some(e) = known {
+        e
+    } else if pass.use_cache {
         let c = &mut counters.depth[d];
         c.lookups += 1;
         match tables.table(d).lookup(key) {
@@ -562,6 +574,7 @@ fn score_locked<E: Evaluator>(
         key,
         seq: 0,
         held,
+        eval,
     }
 }
 
@@ -569,29 +582,46 @@ fn score_locked<E: Evaluator>(
 /// does not cover.
 #[inline]
 fn merge_hash(n: &Node) -> u64 {
-    n.key
-        ^ (n.carried.combo as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ ((n.carried.b2b as u64) << 63)
-        ^ ((n.next as u64) << 56)
+    merge_hash_of(n.key, &n.carried, n.next)
 }
 
-/// Whether two nodes of one depth are the same state. Equal keys are only a hint (64-bit
-/// hashes can collide); the boards decide.
 #[inline]
-fn same_state(a: &Node, b: &Node) -> bool {
-    a.key == b.key
-        && a.board == b.board
-        && a.carried == b.carried
-        && a.next == b.next
-        && a.hold == b.hold
+fn merge_hash_of(key: u64, carried: &Carried, next: u8) -> u64 {
+    key ^ (carried.combo as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ ((carried.b2b as u64) << 63)
+        ^ ((next as u64) << 56)
 }
 
-/// Adds `child`, or keeps the better of it and an identical state already there (the first
-/// one on a tie, so the result does not depend on anything but generation order).
-fn push_merged(children: &mut Vec<Node>, merge: &mut HashTable<u32>, child: Node) {
-    let h = merge_hash(&child);
-    match merge.find(h, |&i| same_state(&children[i as usize], &child)) {
-        Some(&i) => {
+/// A state's identity within one depth: (key, board, carried, next piece, hold).
+type StateId<'a> = (u64, &'a Board, Carried, u8, Option<Piece>);
+
+/// Whether a node is the state `id`. Equal keys are only a hint (64-bit hashes can collide);
+/// the boards decide.
+#[inline]
+fn is_state(n: &Node, (key, board, carried, next, hold): StateId<'_>) -> bool {
+    n.key == key && n.board == *board && n.carried == carried && n.next == next && n.hold == hold
+}
+
+/// The index in `children` of the state `id` (whose merge hash is `h`), if it is there.
+#[inline]
+fn find_state(children: &[Node], merge: &HashTable<u32>, h: u64, id: StateId<'_>) -> Option<u32> {
+    merge
+        .find(h, |&i| is_state(&children[i as usize], id))
+        .copied()
+}
+
+/// Adds `child` (merge hash `h`), or, when it is the state at `twin`, keeps the better of the
+/// two (the first on a tie, so the result depends on nothing but generation order).
+#[inline]
+fn keep_merged(
+    children: &mut Vec<Node>,
+    merge: &mut HashTable<u32>,
+    h: u64,
+    twin: Option<u32>,
+    child: Node,
+) {
+    match twin {
+        Some(i) => {
             let old = &mut children[i as usize];
             if child.total > old.total {
                 *old = Node {
@@ -642,6 +672,7 @@ mod tests {
             key,
             seq: 0,
             held: false,
+            eval: PositionEval::default(),
         }
     }
 
@@ -654,13 +685,22 @@ mod tests {
         b.set(0, 0);
         let mut children = Vec::new();
         let mut merge = HashTable::new();
-        push_merged(&mut children, &mut merge, node(a, 42));
-        push_merged(&mut children, &mut merge, node(b, 42));
+        let mut push = |children: &mut Vec<Node>, n: Node| {
+            let h = merge_hash(&n);
+            let twin = find_state(
+                children,
+                &merge,
+                h,
+                (n.key, &n.board, n.carried, n.next, n.hold),
+            );
+            keep_merged(children, &mut merge, h, twin, n);
+        };
+        push(&mut children, node(a, 42));
+        push(&mut children, node(b, 42));
         assert_eq!(children.len(), 2, "a hash collision is not a transposition");
         // A true duplicate still merges, keeping the better total.
-        push_merged(
+        push(
             &mut children,
-            &mut merge,
             Node {
                 total: 5,
                 ..node(b, 42)

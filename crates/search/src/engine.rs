@@ -340,6 +340,7 @@ impl<E: Evaluator> Engine<E> {
             key: 0,
             seq: 0,
             held: false,
+            eval: PositionEval::default(),
         };
         let mut counters = PassCounters {
             nodes: 0,
