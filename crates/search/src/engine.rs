@@ -101,7 +101,9 @@ pub struct Config {
     /// Whether the search may hold. Off only to make a deliberately weaker engine.
     pub use_hold: bool,
     /// Whether to search one piece past the known queue when the state says what the 7-bag
-    /// can give next (the expected value over those pieces).
+    /// can give next (the expected value over those pieces). On by default: in the arena it
+    /// won an SPRT [0, 20] against the engine without it, +45 ± 32 Elo over 450 games
+    /// (docs/performance.md).
     pub speculate: bool,
     /// How many of the best lines speculation scores.
     pub speculate_top: usize,
@@ -125,7 +127,7 @@ impl Default for Config {
             use_cache: true,
             max_width: 8192,
             use_hold: true,
-            speculate: false,
+            speculate: true,
             speculate_top: 32,
             move_choice: MoveChoice::BestLeaf,
             frame_costs: FrameCosts::default(),

@@ -205,9 +205,12 @@ fn speculation_changes_no_move_with_the_cache_and_its_table_rotates() {
     let first = selfplay::step(&mut engine, &mut game).unwrap();
     // Depths 0..5 are the current piece and four previews; one more table for speculation.
     assert_eq!(first.plan.stats.depth.len(), 6);
-    let plain = Engine::with_config(config(true))
-        .suggest(&Game::new(6, 4).state().clone())
-        .unwrap();
+    let plain = Engine::with_config(Config {
+        speculate: false,
+        ..config(true)
+    })
+    .suggest(&Game::new(6, 4).state().clone())
+    .unwrap();
     assert!(
         first.plan.stats.nodes > plain.stats.nodes,
         "speculation scores more"
