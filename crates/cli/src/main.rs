@@ -359,8 +359,9 @@ struct TuneArgs {
     /// Pairs of games per step (new runs only).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pairs: u64,
-    /// Weights to tune, comma-separated (`holes,t_slot[2]`); default every weight (new runs
-    /// only).
+    /// Weights to tune, comma-separated, each with an optional perturbation
+    /// (`holes,t_slot[2]:40`); default every weight, perturbed by a tenth of its size (at
+    /// least 5) (new runs only).
     #[arg(long)]
     params: Option<String>,
     /// Learning rate: a batch won outright moves each weight by its perturbation (new runs

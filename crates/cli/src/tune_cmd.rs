@@ -49,15 +49,35 @@ pub(crate) fn tune(
         let all = tune::all_params(&settings.weights);
         let params = match &fresh.params {
             None => all,
+            // `name` or `name:c` (the perturbation; default a tenth of the weight, at least 5).
             Some(list) => list
                 .split(',')
-                .map(|name| {
-                    all.iter()
-                        .find(|p| p.name == name.trim())
+                .map(|item| {
+                    let (name, c) = match item.trim().split_once(':') {
+                        Some((n, c)) => (
+                            n,
+                            Some(
+                                c.parse::<f64>()
+                                    .ok()
+                                    .filter(|c| *c > 0.0 && c.is_finite())
+                                    .ok_or_else(|| {
+                                        format!("--params: bad perturbation in {item:?}")
+                                    })?,
+                            ),
+                        ),
+                        None => (item.trim(), None),
+                    };
+                    let mut p = all
+                        .iter()
+                        .find(|p| p.name == name)
                         .cloned()
-                        .ok_or_else(|| format!("--params: no weight named {name:?}"))
+                        .ok_or_else(|| format!("--params: no weight named {name:?}"))?;
+                    if let Some(c) = c {
+                        p.c = c;
+                    }
+                    Ok(p)
                 })
-                .collect::<Result<Vec<_>, _>>()?,
+                .collect::<Result<Vec<_>, String>>()?,
         };
         let mut spsa = Spsa::new(params, fresh.seed);
         spsa.rate = fresh.rate;

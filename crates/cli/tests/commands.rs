@@ -315,7 +315,7 @@ fn tune_runs_steps_resumes_from_its_checkpoint_and_batch_prints_games() {
             "--pairs".into(),
             "1".into(),
             "--params".into(),
-            "holes,height,t_slot[2]".into(),
+            "holes,height,t_slot[2]:40".into(),
             "--threads".into(),
             "2".into(),
         ]
@@ -340,6 +340,7 @@ fn tune_runs_steps_resumes_from_its_checkpoint_and_batch_prints_games() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap())
             .unwrap();
     assert_eq!(cp["spsa"]["step"], 4);
+    assert_eq!(cp["spsa"]["params"][2]["c"], 40.0);
     let bad = run(
         &[
             "tune",
