@@ -5,7 +5,7 @@
 //! batch of paired games between the two perturbed engines, and moves every weight along its
 //! sign by an amount proportional to the batch result. The state after each step is a
 //! [`Checkpoint`] (resumable), and each step is logged as one JSON line. A batch is a plain
-//! [`arena::play_games`] call, the same unit `tetris-tt batch` runs from the command line, so a
+//! `arena::play_games` call, the same unit `tetris-tt batch` runs from the command line, so a
 //! distributed runner could hand steps out later.
 //!
 //! ```
