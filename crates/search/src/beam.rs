@@ -363,17 +363,15 @@ fn speculate<E: Evaluator>(
         for (placed, hold, held) in options.into_iter().flatten() {
             generate_into(&node.board, placed, pass.rules, placements);
             for p in placements.iter().filter(|p| !p.locks_out()) {
-                let c = score_child(
+                let c = score_locked(
                     pass,
                     d,
                     node,
                     0,
-                    p,
-                    placed,
-                    hold,
-                    node.next,
-                    held,
+                    &lock_child(node, p, hold),
+                    (placed, hold, node.next, held),
                     &[],
+                    None,
                     tables,
                     counters,
                 );
@@ -477,38 +475,6 @@ fn lock_child(parent: &Node, p: &Placement, hold: Option<Piece>) -> Locked {
         outcome,
         placement: *p,
     }
-}
-
-/// Locks `p` (a placement of `piece`) on `parent`'s board and scores the result.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn score_child<E: Evaluator>(
-    pass: &Pass<'_, E>,
-    d: usize,
-    parent: &Node,
-    parent_index: u32,
-    p: &Placement,
-    piece: Piece,
-    hold: Option<Piece>,
-    next: u8,
-    held: bool,
-    pending: &[Piece],
-    tables: &mut DepthTables<PositionEval, Board>,
-    counters: &mut PassCounters,
-) -> Node {
-    let l = lock_child(parent, p, hold);
-    score_locked(
-        pass,
-        d,
-        parent,
-        parent_index,
-        &l,
-        (piece, hold, next, held),
-        pending,
-        None,
-        tables,
-        counters,
-    )
 }
 
 /// Scores a locked child: the position evaluation through the depth-`d` table (a miss
