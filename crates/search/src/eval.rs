@@ -164,37 +164,40 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
+        // Tuned by SPSA in the arena (docs/tuning/README.md has the command, the log and the
+        // plot), then accepted by an SPRT against the hand-set weights: tetris-tt versus
+        // --a tuned_p.json --b ship.json --games 1000 --sprt 0,20 --preset ppt-surge.
         Weights {
-            holes: -170,
-            holes_sq: -4,
-            covered_cells: -17,
-            row_transitions: -6,
-            bumpiness: -24,
-            bumpiness_sq: -7,
-            height: -35,
-            danger_10: -150,
+            holes: -163,
+            holes_sq: -2,
+            covered_cells: -24,
+            row_transitions: -18,
+            bumpiness: -20,
+            bumpiness_sq: -6,
+            height: -31,
+            danger_10: -153,
             danger_15: -500,
             well_depth: 55,
             well_column: [20, 23, 20, 50, 59, 21, 59, 10, -10, 24],
-            t_slot: [0, 140, 200, 400],
-            t_slot_with_t: 100,
-            b2b_standing: 50,
+            t_slot: [0, 136, 222, 375],
+            t_slot_with_t: 91,
+            b2b_standing: 44,
             hold_t_or_i: 20,
-            clear: [0, -140, -100, -60, 400],
-            mini_tspin: [0, -150, -90],
-            tspin: [0, 120, 420, 620],
-            perfect_clear: 1000,
-            b2b_clear: 100,
-            combo_attack: 150,
+            clear: [0, -132, -99, -66, 459],
+            mini_tspin: [0, -160, -83],
+            tspin: [0, 132, 383, 574],
+            perfect_clear: 986,
+            b2b_clear: 112,
+            combo_attack: 158,
             attack: 0,
-            wasted_t: -150,
-            cavities: 0,
+            wasted_t: -152,
+            cavities: -12,
             tspin_ready: [0; 4],
-            ready_rows: 0,
-            // Measured in the arena: tetris-tt versus --a time1.json --b ponder.json (both
-            // pondering, A with frames -1), SPRT [0, 20]: H1 after 132 games, +114.5 +- 62.2 Elo.
-            frames: -1,
-            clear_frames: 0,
+            ready_rows: 11,
+            // The time terms were first measured alone: frames -1 against 0 (both pondering),
+            // SPRT [0, 20], H1 after 132 games, +114.5 +- 62.2 Elo; the tuner moved them on.
+            frames: -2,
+            clear_frames: -1,
             incoming_height: 0,
         }
     }
