@@ -33,6 +33,27 @@ fn read_log(path: &Path) -> Result<Vec<StepLog>, String> {
     }
 }
 
+/// One `--params` item: `name`, or `name:c` with its perturbation (default: a tenth of the
+/// weight, at least 5).
+fn param(all: &[tune::Param], item: &str) -> Result<tune::Param, String> {
+    let (name, c) = match item.split_once(':') {
+        None => (item, None),
+        Some((name, c)) => match c.parse::<f64>() {
+            Ok(c) if c > 0.0 && c.is_finite() => (name, Some(c)),
+            _ => return Err(format!("--params: bad perturbation in {item:?}")),
+        },
+    };
+    let mut p = all
+        .iter()
+        .find(|p| p.name == name)
+        .cloned()
+        .ok_or_else(|| format!("--params: no weight named {name:?}"))?;
+    if let Some(c) = c {
+        p.c = c;
+    }
+    Ok(p)
+}
+
 /// Runs `steps` SPSA steps, resuming from the checkpoint when it exists. Both engines of each
 /// batch use `settings` (its config is what gets tuned at), with the perturbed weights.
 pub(crate) fn tune(
@@ -49,34 +70,9 @@ pub(crate) fn tune(
         let all = tune::all_params(&settings.weights);
         let params = match &fresh.params {
             None => all,
-            // `name` or `name:c` (the perturbation; default a tenth of the weight, at least 5).
             Some(list) => list
                 .split(',')
-                .map(|item| {
-                    let (name, c) = match item.trim().split_once(':') {
-                        Some((n, c)) => (
-                            n,
-                            Some(
-                                c.parse::<f64>()
-                                    .ok()
-                                    .filter(|c| *c > 0.0 && c.is_finite())
-                                    .ok_or_else(|| {
-                                        format!("--params: bad perturbation in {item:?}")
-                                    })?,
-                            ),
-                        ),
-                        None => (item.trim(), None),
-                    };
-                    let mut p = all
-                        .iter()
-                        .find(|p| p.name == name)
-                        .cloned()
-                        .ok_or_else(|| format!("--params: no weight named {name:?}"))?;
-                    if let Some(c) = c {
-                        p.c = c;
-                    }
-                    Ok(p)
-                })
+                .map(|item| param(&all, item.trim()))
                 .collect::<Result<Vec<_>, String>>()?,
         };
         let mut spsa = Spsa::new(params, fresh.seed);
@@ -169,4 +165,22 @@ pub(crate) fn batch(opts: &MatchOptions, first: u64, games: u64) -> Result<(), S
         .map_err(|e| format!("cannot write: {e}"))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::param;
+    use search::Weights;
+
+    #[test]
+    fn a_params_item_names_a_weight_and_may_set_its_perturbation() {
+        let all = tune::all_params(&Weights::default());
+        let plain = param(&all, "holes").unwrap();
+        let default_c = all.iter().find(|p| p.name == "holes").unwrap().c;
+        assert_eq!(plain.c, default_c);
+        assert_eq!(param(&all, "t_slot[2]:40").unwrap().c, 40.0);
+        for bad in ["holes:0", "holes:-3", "holes:x", "holes:inf", "nonsense:5"] {
+            assert!(param(&all, bad).is_err(), "{bad} was accepted");
+        }
+    }
 }
