@@ -165,8 +165,9 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         // Tuned by SPSA in the arena (docs/tuning/README.md has the command, the log and the
-        // plot), then accepted by an SPRT against the hand-set weights: tetris-tt versus
-        // --a tuned_p.json --b ship.json --games 1000 --sprt 0,20 --preset ppt-surge.
+        // plot), then accepted by an SPRT against the hand-set weights (H1 after 256 games,
+        // +74 Elo): tetris-tt versus --a docs/arena/ponder.json
+        // --b docs/arena/hand_weights_frames1_ponder.json --sprt 0,20 --preset ppt-surge.
         Weights {
             holes: -163,
             holes_sq: -2,
