@@ -9,7 +9,7 @@
 //! exact closure of shift, turn, soft drop and hard drop, mid-air included: tucks and spins
 //! under overhangs are found, unlike generators that only seed from hard drops.
 
-use crate::board::{Board, ROWS, WIDTH};
+use crate::board::{Board, HEIGHT, ROWS, WIDTH};
 use crate::piece::{Piece, Rotation, Rules, Spin};
 use crate::position::{Input, InputCosts, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
 
@@ -135,10 +135,38 @@ pub fn generate_with(
     out: &mut Vec<Placement>,
 ) {
     out.clear();
-    match piece {
-        Piece::T => Flood::<SpinTrack>::run(board, piece, rules, spawn, out),
-        _ => Flood::<NoTrack>::run(board, piece, rules, spawn, out),
+    if piece == Piece::T {
+        match rules {
+            Rules::Srs => Flood::<SpinTrack>::run_spins::<false>(board, spawn, out),
+            Rules::SrsPlus => Flood::<SpinTrack>::run_spins::<true>(board, spawn, out),
+        }
+    } else {
+        positions_into(board, piece, rules, spawn, out);
     }
+}
+
+/// Calls `$f::<P, PLUS>($args)` with the piece index and the rule set as constants, so each
+/// (piece, rules) gets its own flood with its kick tests folded into the code.
+macro_rules! dispatch {
+    ($piece:expr, $rules:expr, $f:path, ($($arg:expr),*)) => {{
+        use $f as f;
+        match ($rules, $piece) {
+            (Rules::Srs, Piece::I) => f::<0, false>($($arg),*),
+            (Rules::Srs, Piece::O) => f::<1, false>($($arg),*),
+            (Rules::Srs, Piece::T) => f::<2, false>($($arg),*),
+            (Rules::Srs, Piece::L) => f::<3, false>($($arg),*),
+            (Rules::Srs, Piece::J) => f::<4, false>($($arg),*),
+            (Rules::Srs, Piece::S) => f::<5, false>($($arg),*),
+            (Rules::Srs, Piece::Z) => f::<6, false>($($arg),*),
+            (Rules::SrsPlus, Piece::I) => f::<0, true>($($arg),*),
+            (Rules::SrsPlus, Piece::O) => f::<1, true>($($arg),*),
+            (Rules::SrsPlus, Piece::T) => f::<2, true>($($arg),*),
+            (Rules::SrsPlus, Piece::L) => f::<3, true>($($arg),*),
+            (Rules::SrsPlus, Piece::J) => f::<4, true>($($arg),*),
+            (Rules::SrsPlus, Piece::S) => f::<5, true>($($arg),*),
+            (Rules::SrsPlus, Piece::Z) => f::<6, true>($($arg),*),
+        }
+    }};
 }
 
 /// The placements of `piece` distinct by cells alone (T without spin kinds), in `out`.
@@ -150,7 +178,11 @@ pub(crate) fn positions_into(
     out: &mut Vec<Placement>,
 ) {
     out.clear();
-    Flood::<NoTrack>::run(board, piece, rules, spawn, out);
+    if let Some(heights) = surface(board) {
+        drop_everywhere(&heights, piece, out);
+        return;
+    }
+    dispatch!(piece, rules, run_plain, (board, spawn, out))
 }
 
 /// The number of distinct placements [`generate_with`] would list: by cells, or with `spins`
@@ -158,11 +190,43 @@ pub(crate) fn positions_into(
 /// without building the list.
 pub fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, spins: bool) -> u32 {
     if spins && piece == Piece::T {
-        Flood::<SpinTrack>::count_spins(board, rules, spawn)
-    } else {
-        Flood::<NoTrack>::count(board, piece, rules, spawn)
+        return match rules {
+            Rules::Srs => Flood::<SpinTrack>::count_spins::<false>(board, spawn),
+            Rules::SrsPlus => Flood::<SpinTrack>::count_spins::<true>(board, spawn),
+        };
     }
+    if surface(board).is_some() {
+        // One resting place per (orientation, column) that fits between the walls.
+        return canonical_columns(piece);
+    }
+    dispatch!(piece, rules, count_plain, (board, spawn))
 }
+
+fn run_plain<const P: usize, const PLUS: bool>(
+    board: &Board,
+    spawn: Spawn,
+    out: &mut Vec<Placement>,
+) {
+    let mut f = Flood::<NoTrack>::new();
+    if !f.flood::<P, PLUS>(board, spawn) {
+        return; // Blocked spawn: the game is over, nothing can be placed.
+    }
+    let piece = PIECES[P];
+    f.each_canonical::<P>(|rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None));
+}
+
+fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) -> u32 {
+    let mut f = Flood::<NoTrack>::new();
+    if !f.flood::<P, PLUS>(board, spawn) {
+        return 0;
+    }
+    let mut n = 0;
+    f.each_canonical::<P>(|_, _, rows| n += rows.count_ones());
+    n
+}
+
+/// The pieces by index, for the flood's constant parameter.
+const PIECES: [Piece; 7] = Piece::ALL;
 
 /// Nodes are (orientation, centre column) with the column padded by `PAD` on each side, 16 to
 /// an orientation, so a kick or shift never needs a bounds check (padding columns never fit)
@@ -176,29 +240,42 @@ const fn node(r: usize, x: usize) -> usize {
     r * STRIDE + x + PAD
 }
 
-/// Bit `y` of the result is bit `y + dy` of `v`, for `v` with no bits at row 40 or above and
-/// results read only at rows 0..40. A rotation does it without a branch on the sign of `dy`:
-/// the bits it wraps around land at rows 58..64 (never read) or come from rows 40..64 (empty).
+/// Inside the flood every row mask is upside down: row `y` is bit `FLIP - y` (row 39 at bit
+/// 0, the floor row at bit 39). Falling is then a move toward higher bits, and a soft drop
+/// through a run of free rows is one addition, whose carry runs down the run.
+const FLIP: u32 = HEIGHT as u32 - 1;
+
+/// A column mask (bit `y` is row `y`, no bits at row 40 or above) turned upside down.
 #[inline(always)]
-fn view(v: u64, dy: i8) -> u64 {
-    v.rotate_right(dy as i32 as u32 & 63)
+fn flip(v: u64) -> u64 {
+    v.reverse_bits() >> (63 - FLIP)
 }
 
-/// Downward fill of `gen` through the runs of `pro` (`gen` must be a subset of `pro`).
+/// A flipped mask's rows in ascending order (highest bit first).
 #[inline(always)]
-fn fill_down(mut g: u64, mut p: u64) -> u64 {
-    g |= p & (g >> 1);
-    p &= p >> 1;
-    g |= p & (g >> 2);
-    p &= p >> 2;
-    g |= p & (g >> 4);
-    p &= p >> 4;
-    g |= p & (g >> 8);
-    p &= p >> 8;
-    g |= p & (g >> 16);
-    p &= p >> 16;
-    g |= p & (g >> 32);
-    g
+fn flipped_rows(mut v: u64, mut visit: impl FnMut(i8)) {
+    while v != 0 {
+        let b = 63 - v.leading_zeros();
+        v &= !(1u64 << b);
+        visit((FLIP - b) as i8);
+    }
+}
+
+/// Bit `b` of the result (a flipped mask) is bit `b - dy` of `v`: the rows `dy` higher. Flipped
+/// masks have no bits at 40 or above, and results are read only at bits 0..40; a rotation does
+/// it without a branch on the sign of `dy`: the bits it wraps around land at 40..64 (never
+/// read) or come from 58..64 (empty).
+#[inline(always)]
+fn view(v: u64, dy: i8) -> u64 {
+    v.rotate_left(dy as i32 as u32 & 63)
+}
+
+/// Soft drop: every row of `p` at or below a row of `g` in the same run of `p` (`g` a subset of
+/// `p`, both flipped). Adding `g` to `p` clears each run from its highest seed down and carries
+/// out below it; what was cleared, with the seeds, is the fall.
+#[inline(always)]
+fn fall(g: u64, p: u64) -> u64 {
+    (p & !p.wrapping_add(g)) | g
 }
 
 /// One kick test as the flood uses it: the node offset (orientation change and column kick
@@ -214,7 +291,6 @@ struct Step {
 struct TurnSteps {
     steps: [[Step; 6]; 3],
     lens: [u8; 3],
-    turns: u8,
 }
 
 const fn build_steps(plus: bool) -> [[TurnSteps; 4]; 7] {
@@ -222,15 +298,14 @@ const fn build_steps(plus: bool) -> [[TurnSteps; 4]; 7] {
     let empty = TurnSteps {
         steps: [[Step { dn: 0, ky: 0 }; 6]; 3],
         lens: [0; 3],
-        turns: 0,
     };
     let mut out = [[empty; 4]; 7];
     let mut p = 0;
     while p < 7 {
         let mut r = 0;
-        while r < 4 {
+        // O never turns in the flood: its turns do not change its cells.
+        while r < 4 && p != Piece::O as usize {
             let mut t = 0;
-            let mut turns = 0;
             while t < 3 {
                 let k = &kicks[p][r][t];
                 let to = match t {
@@ -248,13 +323,8 @@ const fn build_steps(plus: bool) -> [[TurnSteps; 4]; 7] {
                     i += 1;
                 }
                 out[p][r].lens[t] = k.len;
-                if k.len > 0 {
-                    turns += 1;
-                }
                 t += 1;
             }
-            // O never turns in the flood: its turns do not change its cells.
-            out[p][r].turns = if p == Piece::O as usize { 0 } else { turns };
             r += 1;
         }
         p += 1;
@@ -262,8 +332,9 @@ const fn build_steps(plus: bool) -> [[TurnSteps; 4]; 7] {
     out
 }
 
-static STEPS_SRS: [[TurnSteps; 4]; 7] = build_steps(false);
-static STEPS_PLUS: [[TurnSteps; 4]; 7] = build_steps(true);
+/// Kick steps by rules (SRS, SRS+), piece and orientation. A `const`, not a `static`, so the
+/// flood built for one (piece, rules) reads them as constants.
+const STEPS: [[[TurnSteps; 4]; 7]; 2] = [build_steps(false), build_steps(true)];
 
 /// How rows were entered, for the 3-corner rule. T tracks it; other pieces use the no-op.
 trait Track: Default {
@@ -303,19 +374,19 @@ impl Default for SpinTrack {
 impl Track for SpinTrack {
     #[inline(always)]
     fn spawned(&mut self, n: usize, rows: u64) {
-        self.slid[n] |= rows;
+        self.slid[n & (NODES - 1)] |= rows;
     }
     #[inline(always)]
     fn slid(&mut self, n: usize, rows: u64) {
-        self.slid[n] |= rows;
+        self.slid[n & (NODES - 1)] |= rows;
     }
     #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
-        self.turned[(test == 4) as usize][n] |= rows;
+        self.turned[(test == 4) as usize][n & (NODES - 1)] |= rows;
     }
 }
 
-/// Flood state.
+/// Flood state. Every mask is flipped (see [`FLIP`]).
 struct Flood<T> {
     fits: [u64; NODES],
     reach: [u64; NODES],
@@ -331,20 +402,29 @@ impl<T: Track> Flood<T> {
         }
     }
 
-    /// Computes `fits` and `reach` in place; returns `false` when the spawn is blocked.
-    fn flood(&mut self, board: &Board, piece: Piece, rules: Rules, spawn_rule: Spawn) -> bool {
+    /// Computes `fits` and `reach` in place for piece `P` (an index into [`Piece::ALL`]) under
+    /// SRS, or SRS+ with `PLUS`; returns `false` when the spawn is blocked.
+    #[inline(always)]
+    fn flood<const P: usize, const PLUS: bool>(
+        &mut self,
+        board: &Board,
+        spawn_rule: Spawn,
+    ) -> bool {
+        let piece = PIECES[P];
         let f = self;
-        // shifted[dy + 2][cx + 2]: bit y is "cell (cx, y + dy) is blocked", with the walls, the
-        // floor and the ceiling blocked. Cell offsets are within -2..=2.
+        // shifted[dy + 2][cx + 2]: bit b is "cell (cx, FLIP - b + dy) is blocked", with the walls,
+        // the floor and the ceiling blocked. Cell offsets are within -2..=2.
         let mut shifted = [[!0u64; WIDTH + 4]; 5];
         for (cx, &col) in board.columns().iter().enumerate() {
-            let col = col | !ROWS;
+            let col = flip(col);
             for (d, row) in shifted.iter_mut().enumerate() {
                 let dy = d as i32 - 2;
                 row[cx + 2] = if dy >= 0 {
-                    col >> dy
+                    // Rows above the ceiling are blocked.
+                    (col << dy) | ((1u64 << dy) - 1)
                 } else {
-                    (col << -dy) | ((1u64 << -dy) - 1)
+                    // Rows below the floor are blocked.
+                    (col >> -dy) | !(ROWS >> -dy)
                 };
             }
         }
@@ -366,60 +446,84 @@ impl<T: Track> Flood<T> {
 
         let spawn_node = node(0, SPAWN_X as usize);
         let spawn_fits = f.fits[spawn_node];
-        let spawn = if spawn_fits >> SPAWN_Y & 1 != 0 {
-            1u64 << SPAWN_Y
-        } else if spawn_rule == Spawn::Rise && spawn_fits >> (SPAWN_Y + 1) & 1 != 0 {
-            1u64 << (SPAWN_Y + 1)
+        let (at, above) = (FLIP - SPAWN_Y as u32, FLIP - SPAWN_Y as u32 - 1);
+        let spawn = if spawn_fits >> at & 1 != 0 {
+            1u64 << at
+        } else if spawn_rule == Spawn::Rise && spawn_fits >> above & 1 != 0 {
+            1u64 << above
         } else {
             return false;
         };
         f.reach[spawn_node] = spawn;
         f.track.spawned(spawn_node, spawn);
 
-        let steps = match rules {
-            Rules::Srs => &STEPS_SRS[piece as usize],
-            Rules::SrsPlus => &STEPS_PLUS[piece as usize],
-        };
-
         let mut done = [0u64; NODES];
         let mut dirty: u64 = 1 << spawn_node;
         while dirty != 0 {
             let n = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            let reach = fill_down(f.reach[n], f.fits[n]);
+            let reach = fall(f.reach[n], f.fits[n]);
             f.reach[n] = reach;
             let new = reach & !done[n];
             done[n] = reach;
             if new == 0 {
                 continue;
             }
-            // Shifts. Padding columns never fit, so no bounds checks.
-            f.enter(n - 1, new, &mut dirty);
-            f.enter(n + 1, new, &mut dirty);
-            // Turns: each row takes the first kick test that fits.
-            let ts = &steps[n / STRIDE];
-            for t in 0..ts.turns as usize {
-                let mut rest = new;
-                for (i, step) in ts.steps[t][..ts.lens[t] as usize].iter().enumerate() {
-                    let m = (n as isize + step.dn as isize) as usize;
-                    let ok = rest & view(f.fits[m], step.ky);
-                    if ok == 0 {
-                        continue;
-                    }
-                    rest &= !ok;
-                    let landed = view(ok, -step.ky);
-                    f.track.turned(m, landed, i);
-                    if landed & !f.reach[m] != 0 {
-                        f.reach[m] |= landed;
-                        dirty |= 1 << m;
-                    }
-                    if rest == 0 {
-                        break;
-                    }
-                }
+            match n / STRIDE {
+                0 => f.expand::<P, PLUS, 0>(n, new, &mut dirty),
+                1 => f.expand::<P, PLUS, 1>(n, new, &mut dirty),
+                2 => f.expand::<P, PLUS, 2>(n, new, &mut dirty),
+                _ => f.expand::<P, PLUS, 3>(n, new, &mut dirty),
             }
         }
         true
+    }
+
+    /// Shifts and turns rows `new` of node `n` (orientation `R`).
+    #[inline(always)]
+    fn expand<const P: usize, const PLUS: bool, const R: usize>(
+        &mut self,
+        n: usize,
+        new: u64,
+        dirty: &mut u64,
+    ) {
+        // Shifts. Padding columns never fit; the mask only spares the bounds check.
+        self.enter(n.wrapping_sub(1) & (NODES - 1), new, dirty);
+        self.enter((n + 1) & (NODES - 1), new, dirty);
+        self.turns::<P, PLUS, R>(n, new, dirty);
+    }
+
+    /// Turns rows `new` of node `n` (orientation `R`): each row takes the first kick test that
+    /// fits.
+    #[inline(always)]
+    fn turns<const P: usize, const PLUS: bool, const R: usize>(
+        &mut self,
+        n: usize,
+        new: u64,
+        dirty: &mut u64,
+    ) {
+        let ts = &STEPS[PLUS as usize][P][R];
+        for t in 0..3 {
+            let mut rest = new;
+            for i in 0..ts.lens[t] as usize {
+                let step = ts.steps[t][i];
+                let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
+                let ok = rest & view(self.fits[m], step.ky);
+                if ok == 0 {
+                    continue;
+                }
+                rest &= !ok;
+                let landed = view(ok, -step.ky);
+                self.track.turned(m, landed, i);
+                if landed & !self.reach[m] != 0 {
+                    self.reach[m] |= landed;
+                    *dirty |= 1 << m;
+                }
+                if rest == 0 {
+                    break;
+                }
+            }
+        }
     }
 
     /// Propagates rows `new` of a neighbour into node `m` by a shift.
@@ -433,33 +537,19 @@ impl<T: Track> Flood<T> {
         }
     }
 
-    /// Resting rows of node `n`: reachable, and one row lower does not fit.
+    /// Resting rows of node `n` (flipped): reachable, and one row lower does not fit.
     #[inline(always)]
     fn rest(&self, n: usize) -> u64 {
-        self.reach[n] & !(self.fits[n] << 1)
+        self.reach[n] & !(self.fits[n] >> 1)
     }
 }
 
 impl Flood<NoTrack> {
-    /// The distinct placements by cells, counted from the flood's masks.
-    fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn) -> u32 {
-        if surface(board).is_some() {
-            // One resting place per (orientation, column) that fits between the walls.
-            return canonical_columns(piece);
-        }
-        let mut f = Self::new();
-        if !f.flood(board, piece, rules, spawn) {
-            return 0;
-        }
-        let mut n = 0;
-        f.each_canonical(piece, |_, _, rows| n += rows.count_ones());
-        n
-    }
-
-    /// Calls `visit(orientation, column, rows)` with the resting rows of every canonical
-    /// (orientation, column), each with the resting rows of its twin folded in.
+    /// Calls `visit(orientation, column, rows)` with the resting rows (flipped) of every
+    /// canonical (orientation, column), each with the resting rows of its twin folded in.
     #[inline(always)]
-    fn each_canonical(&self, piece: Piece, mut visit: impl FnMut(Rotation, usize, u64)) {
+    fn each_canonical<const P: usize>(&self, mut visit: impl FnMut(Rotation, usize, u64)) {
+        let piece = PIECES[P];
         let f = self;
         let rots = if piece == Piece::O { 1 } else { 4 };
         for r in 0..rots {
@@ -480,20 +570,6 @@ impl Flood<NoTrack> {
                 visit(rot, x, rows);
             }
         }
-    }
-
-    fn run(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, out: &mut Vec<Placement>) {
-        if let Some(heights) = surface(board) {
-            drop_everywhere(&heights, piece, out);
-            return;
-        }
-        let mut f = Self::new();
-        if !f.flood(board, piece, rules, spawn) {
-            return; // Blocked spawn: the game is over, nothing can be placed.
-        }
-        f.each_canonical(piece, |rot, x, rows| {
-            push_rows(out, piece, rot, x, rows, Spin::None)
-        });
     }
 }
 
@@ -567,37 +643,36 @@ fn drop_everywhere(heights: &[i32; WIDTH], piece: Piece, out: &mut Vec<Placement
 
 impl Flood<SpinTrack> {
     /// T placements by (cells, spin kind), counted from the flood's masks.
-    fn count_spins(board: &Board, rules: Rules, spawn: Spawn) -> u32 {
+    fn count_spins<const PLUS: bool>(board: &Board, spawn: Spawn) -> u32 {
         let mut n = 0;
-        Self::spins(board, rules, spawn, |_, _, rows, _| n += rows.count_ones());
+        Self::spins::<PLUS>(board, spawn, |_, _, rows, _| n += rows.count_ones());
         n
     }
 
-    fn run(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, out: &mut Vec<Placement>) {
-        Self::spins(board, rules, spawn, |rot, x, rows, spin| {
-            push_rows(out, piece, rot, x, rows, spin)
+    fn run_spins<const PLUS: bool>(board: &Board, spawn: Spawn, out: &mut Vec<Placement>) {
+        Self::spins::<PLUS>(board, spawn, |rot, x, rows, spin| {
+            push_rows(out, Piece::T, rot, x, rows, spin)
         });
     }
 
-    /// Floods T and calls `visit(orientation, column, rows, spin)` with the resting rows of
-    /// each (orientation, column) by spin kind.
+    /// Floods T and calls `visit(orientation, column, rows, spin)` with the resting rows
+    /// (flipped) of each (orientation, column) by spin kind.
     #[inline(always)]
-    fn spins(
+    fn spins<const PLUS: bool>(
         board: &Board,
-        rules: Rules,
         spawn: Spawn,
         mut visit: impl FnMut(Rotation, usize, u64, Spin),
     ) {
-        let piece = Piece::T;
         let mut f = Self::new();
-        if !f.flood(board, piece, rules, spawn) {
+        if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
             return;
         }
         let cols = board.columns();
-        // Column as seen by the corner test: outside the board is filled.
+        // Column as seen by the corner test, flipped: outside the board is filled, and so is
+        // the floor (bits 40 and up).
         let col = |x: i32| -> u64 {
             if (0..WIDTH as i32).contains(&x) {
-                cols[x as usize] | !ROWS
+                flip(cols[x as usize]) | !ROWS
             } else {
                 !0
             }
@@ -605,11 +680,12 @@ impl Flood<SpinTrack> {
         let t = &f.track;
         for x in 0..WIDTH {
             let (left, right) = (col(x as i32 - 1), col(x as i32 + 1));
-            // Bit y of each: is that corner of a centre at row y filled (the floor counts).
-            let tl = left >> 1;
-            let tr = right >> 1;
-            let bl = (left << 1) | 1;
-            let br = (right << 1) | 1;
+            // Bit b of each: is that corner of a centre at row FLIP - b filled (the floor and
+            // the ceiling count).
+            let tl = (left << 1) | 1;
+            let tr = (right << 1) | 1;
+            let bl = left >> 1;
+            let br = right >> 1;
             let three = (tl & tr & (bl | br)) | (bl & br & (tl | tr));
             // Front corners by orientation, clockwise from north.
             let fronts = [tl & tr, tr & br, br & bl, bl & tl];
@@ -624,7 +700,7 @@ impl Flood<SpinTrack> {
                 let turned_any = turned | turned5;
                 // Entered by a slide, a drop from the row above, or a turn without 3 corners.
                 let none =
-                    rest & (t.slid[n] | (f.reach[n] >> 1 & f.fits[n]) | (turned_any & !three));
+                    rest & (t.slid[n] | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
                 visit(rot, x, none, Spin::None);
@@ -635,25 +711,24 @@ impl Flood<SpinTrack> {
     }
 }
 
+/// Appends a placement for every row of `rows` (a flipped mask), lowest row first.
 #[inline(always)]
 fn push_rows(
     out: &mut Vec<Placement>,
     piece: Piece,
     rotation: Rotation,
     x: usize,
-    mut rows: u64,
+    rows: u64,
     spin: Spin,
 ) {
     out.reserve(rows.count_ones() as usize);
-    while rows != 0 {
-        let y = rows.trailing_zeros();
-        rows &= rows - 1;
+    flipped_rows(rows, |y| {
         out.push(Placement {
             piece,
             rotation,
             x: x as i8,
-            y: y as i8,
+            y,
             spin,
-        });
-    }
+        })
+    });
 }
