@@ -339,7 +339,6 @@ const STEPS: [[[TurnSteps; 4]; 7]; 2] = [build_steps(false), build_steps(true)];
 /// How rows were entered, for the 3-corner rule. T tracks it; other pieces use the no-op.
 trait Track: Default {
     fn spawned(&mut self, n: usize, rows: u64);
-    fn slid(&mut self, n: usize, rows: u64);
     fn turned(&mut self, n: usize, rows: u64, test: usize);
 }
 
@@ -350,23 +349,22 @@ impl Track for NoTrack {
     #[inline(always)]
     fn spawned(&mut self, _: usize, _: u64) {}
     #[inline(always)]
-    fn slid(&mut self, _: usize, _: u64) {}
-    #[inline(always)]
     fn turned(&mut self, _: usize, _: u64, _: usize) {}
 }
 
 struct SpinTrack {
     /// Rows entered by a turn: `[0]` with a test other than the fifth, `[1]` with the fifth.
     turned: [[u64; NODES]; 2],
-    /// Rows entered by a shift, or spawned in.
-    slid: [u64; NODES],
+    /// The spawn node and its row. Rows entered by a shift need no record: they are the
+    /// neighbours' final reach where this node fits.
+    spawn: (usize, u64),
 }
 
 impl Default for SpinTrack {
     fn default() -> Self {
         SpinTrack {
             turned: [[0; NODES]; 2],
-            slid: [0; NODES],
+            spawn: (0, 0),
         }
     }
 }
@@ -374,11 +372,7 @@ impl Default for SpinTrack {
 impl Track for SpinTrack {
     #[inline(always)]
     fn spawned(&mut self, n: usize, rows: u64) {
-        self.slid[n & (NODES - 1)] |= rows;
-    }
-    #[inline(always)]
-    fn slid(&mut self, n: usize, rows: u64) {
-        self.slid[n & (NODES - 1)] |= rows;
+        self.spawn = (n, rows);
     }
     #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
@@ -530,7 +524,6 @@ impl<T: Track> Flood<T> {
     #[inline(always)]
     fn enter(&mut self, m: usize, new: u64, dirty: &mut u64) {
         let add = new & self.fits[m];
-        self.track.slid(m, add);
         if add & !self.reach[m] != 0 {
             self.reach[m] |= add;
             *dirty |= 1 << m;
@@ -698,9 +691,11 @@ impl Flood<SpinTrack> {
                 let rot = Rotation::ALL[r];
                 let (turned, turned5) = (t.turned[0][n], t.turned[1][n]);
                 let turned_any = turned | turned5;
-                // Entered by a slide, a drop from the row above, or a turn without 3 corners.
-                let none =
-                    rest & (t.slid[n] | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
+                // Entered by a slide (or spawned), a drop from the row above, or a turn without
+                // 3 corners.
+                let slid = ((f.reach[n - 1] | f.reach[n + 1]) & f.fits[n])
+                    | if n == t.spawn.0 { t.spawn.1 } else { 0 };
+                let none = rest & (slid | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
                 visit(rot, x, none, Spin::None);
