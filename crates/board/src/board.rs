@@ -10,6 +10,38 @@ pub const HEIGHT: usize = 40;
 /// Bits 0..40 set: every row of a column.
 pub(crate) const ROWS: u64 = (1u64 << HEIGHT) - 1;
 
+/// For each piece, orientation and centre column, the cells in each board column: bit `dy + 2`
+/// for a cell at row `y + dy` (cell offsets are within -2..=2).
+static COLUMN_CELLS: [[[[u8; WIDTH]; WIDTH]; 4]; 7] = build_column_cells();
+
+const fn build_column_cells() -> [[[[u8; WIDTH]; WIDTH]; 4]; 7] {
+    let all = crate::piece::build_cells();
+    let mut out = [[[[0u8; WIDTH]; WIDTH]; 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            let cells = all[p][r];
+            let mut x = 0;
+            while x < WIDTH {
+                let mut k = 0;
+                while k < 4 {
+                    let (dx, dy) = cells[k];
+                    let cx = x as i32 + dx as i32;
+                    if cx >= 0 && cx < WIDTH as i32 {
+                        out[p][r][x][cx as usize] |= 1 << (dy + 2);
+                    }
+                    k += 1;
+                }
+                x += 1;
+            }
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
 /// A 10x40 Tetris board.
 ///
 /// Layout: `cols[x]` bit `y` is the cell `(x, y)`, row 0 at the bottom. Soft drop, fit tests and
@@ -105,7 +137,43 @@ impl Board {
     /// Fills the cells of `piece` in `rot` at `(x, y)` and clears full lines. Returns the rows
     /// cleared as a bitmask of row indices (counted before the clear). The caller guarantees the
     /// piece fits; cells outside the board are ignored.
+    #[inline]
     pub fn place(&mut self, piece: Piece, rot: Rotation, x: i32, y: i32) -> u64 {
+        let (board, cleared) = self.placed(piece, rot, x, y);
+        *self = board;
+        cleared
+    }
+
+    /// This board with `piece` in `rot` at `(x, y)` locked and full lines cleared, and the rows
+    /// cleared (as [`Board::place`] returns them). Built column by column into a new value, so
+    /// a caller that copies a parent board and locks a piece on the copy does not read back
+    /// columns it has just written (a store the processor must finish before the load).
+    #[inline]
+    pub fn placed(&self, piece: Piece, rot: Rotation, x: i32, y: i32) -> (Board, u64) {
+        if !(0..WIDTH as i32).contains(&x) || !(0..HEIGHT as i32).contains(&y) {
+            let mut b = *self;
+            let cleared = b.place_cells(piece, rot, x, y);
+            return (b, cleared);
+        }
+        let pattern = &COLUMN_CELLS[piece as usize][rot as usize][x as usize];
+        let mut cols = [0u64; WIDTH];
+        let mut added = 0;
+        for ((c, &old), &rows) in cols.iter_mut().zip(&self.cols).zip(pattern) {
+            // Bit dy + 2 of the pattern is the cell at row y + dy.
+            let add = ((rows as u64) << y >> 2) & ROWS;
+            added |= add;
+            *c = old | add;
+        }
+        let mut b = Board {
+            cols,
+            roof: self.roof.max((64 - added.leading_zeros()) as u8),
+        };
+        let cleared = b.clear_lines();
+        (b, cleared)
+    }
+
+    /// [`Board::place`] cell by cell, for centres off the board.
+    fn place_cells(&mut self, piece: Piece, rot: Rotation, x: i32, y: i32) -> u64 {
         for &(dx, dy) in piece.cells(rot) {
             let (cx, cy) = (x + dx as i32, y + dy as i32);
             if (0..WIDTH as i32).contains(&cx) && (0..HEIGHT as i32).contains(&cy) {
@@ -213,6 +281,28 @@ mod tests {
         let before = b;
         assert!(!b.push_garbage(0, 38));
         assert_eq!(b, before);
+    }
+
+    #[test]
+    fn placed_column_by_column_equals_cell_by_cell() {
+        let mut boards = vec![Board::new(), Board::from_columns([0b1011_0111; WIDTH])];
+        // Nine full rows but one cell each, so most placements clear lines.
+        let mut cols = [(1u64 << 9) - 1; WIDTH];
+        cols[3] &= !0b10_0100;
+        boards.push(Board::from_columns(cols));
+        for board in boards {
+            for piece in Piece::ALL {
+                for rot in Rotation::ALL {
+                    for x in -3..13 {
+                        for y in -3..43 {
+                            let mut slow = board;
+                            let lines = slow.place_cells(piece, rot, x, y);
+                            assert_eq!(board.placed(piece, rot, x, y), (slow, lines));
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

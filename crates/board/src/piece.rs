@@ -78,7 +78,7 @@ const NORTH_CELLS: [[Offset; 4]; 7] = [
     [(-1, 1), (0, 1), (0, 0), (1, 0)],  // Z
 ];
 
-const fn build_cells() -> [[[Offset; 4]; 4]; 7] {
+pub(crate) const fn build_cells() -> [[[Offset; 4]; 4]; 7] {
     let mut out = [[[(0, 0); 4]; 4]; 7];
     let mut p = 0;
     while p < 7 {

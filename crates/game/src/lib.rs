@@ -29,5 +29,6 @@ pub mod versus;
 pub use randomizer::{Bag, BagState, PieceSet};
 pub use solo::{Game, Totals};
 pub use state::{
-    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, PlayError, lock, score_clear,
+    COMBO_ATTACK, Carried, GameState, Outcome, PERFECT_CLEAR_ATTACK, PlayError, lock, locked,
+    score_clear,
 };

@@ -93,6 +93,14 @@ pub fn lock(board: &mut Board, p: &Placement, before: Carried) -> Outcome {
     score_clear(cleared.count_ones(), p.spin, board, before)
 }
 
+/// `board` with `p` locked (lines cleared), and its score: [`lock`] into a new board.
+#[inline]
+pub fn locked(board: &Board, p: &Placement, before: Carried) -> (Board, Outcome) {
+    let (after, cleared) = board.placed(p.piece, p.rotation, p.x as i32, p.y as i32);
+    let outcome = score_clear(cleared.count_ones(), p.spin, &after, before);
+    (after, outcome)
+}
+
 /// Everything the engine needs to know about a game to suggest a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameState {

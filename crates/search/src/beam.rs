@@ -2,7 +2,7 @@
 
 use crate::eval::{Evaluator, PositionEval, StepContext};
 use board::{Board, Piece, Placement, Rules, generate_into};
-use game::{Carried, PieceSet, lock};
+use game::{Carried, PieceSet, locked};
 use hashbrown::HashTable;
 use std::time::Instant;
 use tt_depth::DepthTables;
@@ -467,8 +467,7 @@ fn expand<E: Evaluator>(
 /// Locks `p` on `parent`'s board; the key is that of the result with `hold` in hold.
 #[inline]
 fn lock_child(parent: &Node, p: &Placement, hold: Option<Piece>) -> Locked {
-    let mut board = parent.board;
-    let outcome = lock(&mut board, p, parent.carried);
+    let (board, outcome) = locked(&parent.board, p, parent.carried);
     Locked {
         key: position_key(&board, hold),
         board,
