@@ -453,24 +453,37 @@ impl<T: Track> Flood<T> {
 
         let mut done = [0u64; NODES];
         let mut dirty: u64 = 1 << spawn_node;
+        // One orientation at a time until nothing is left: the orientation is then a constant
+        // in each loop, not a jump per node. The closure does not depend on the order.
         while dirty != 0 {
-            let n = dirty.trailing_zeros() as usize;
-            dirty &= dirty - 1;
-            let reach = fall(f.reach[n], f.fits[n]);
-            f.reach[n] = reach;
-            let new = reach & !done[n];
-            done[n] = reach;
-            if new == 0 {
-                continue;
-            }
-            match n / STRIDE {
-                0 => f.expand::<P, PLUS, 0>(n, new, &mut dirty),
-                1 => f.expand::<P, PLUS, 1>(n, new, &mut dirty),
-                2 => f.expand::<P, PLUS, 2>(n, new, &mut dirty),
-                _ => f.expand::<P, PLUS, 3>(n, new, &mut dirty),
-            }
+            f.drain::<P, PLUS, 0>(&mut dirty, &mut done);
+            f.drain::<P, PLUS, 1>(&mut dirty, &mut done);
+            f.drain::<P, PLUS, 2>(&mut dirty, &mut done);
+            f.drain::<P, PLUS, 3>(&mut dirty, &mut done);
         }
         true
+    }
+
+    /// Expands the dirty nodes of orientation `R` until none is left (turns may make nodes of
+    /// other orientations dirty, and shifts more of this one).
+    #[inline(always)]
+    fn drain<const P: usize, const PLUS: bool, const R: usize>(
+        &mut self,
+        dirty: &mut u64,
+        done: &mut [u64; NODES],
+    ) {
+        let mask = 0xffffu64 << (R * STRIDE);
+        while *dirty & mask != 0 {
+            let n = (*dirty & mask).trailing_zeros() as usize;
+            *dirty &= !(1u64 << n);
+            let reach = fall(self.reach[n], self.fits[n]);
+            self.reach[n] = reach;
+            let new = reach & !done[n];
+            done[n] = reach;
+            if new != 0 {
+                self.expand::<P, PLUS, R>(n, new, dirty);
+            }
+        }
     }
 
     /// Shifts and turns rows `new` of node `n` (orientation `R`).
@@ -496,27 +509,53 @@ impl<T: Track> Flood<T> {
         new: u64,
         dirty: &mut u64,
     ) {
-        let ts = &STEPS[PLUS as usize][P][R];
-        for t in 0..3 {
-            let mut rest = new;
-            for i in 0..ts.lens[t] as usize {
-                let step = ts.steps[t][i];
-                let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
-                let ok = rest & view(self.fits[m], step.ky);
-                if ok == 0 {
-                    continue;
-                }
-                rest &= !ok;
-                let landed = view(ok, -step.ky);
-                self.track.turned(m, landed, i);
-                if landed & !self.reach[m] != 0 {
-                    self.reach[m] |= landed;
-                    *dirty |= 1 << m;
-                }
-                if rest == 0 {
-                    break;
-                }
-            }
+        self.turn::<P, PLUS, R, 0>(n, new, dirty);
+        self.turn::<P, PLUS, R, 1>(n, new, dirty);
+        self.turn::<P, PLUS, R, 2>(n, new, dirty);
+    }
+
+    /// Turn `TURN` (cw, ccw, half) of rows `new` of node `n`, its kick tests unrolled with their
+    /// offsets as constants.
+    #[inline(always)]
+    fn turn<const P: usize, const PLUS: bool, const R: usize, const TURN: usize>(
+        &mut self,
+        n: usize,
+        new: u64,
+        dirty: &mut u64,
+    ) {
+        let mut rest = new;
+        self.kick::<P, PLUS, R, TURN, 0>(n, &mut rest, dirty);
+        self.kick::<P, PLUS, R, TURN, 1>(n, &mut rest, dirty);
+        self.kick::<P, PLUS, R, TURN, 2>(n, &mut rest, dirty);
+        self.kick::<P, PLUS, R, TURN, 3>(n, &mut rest, dirty);
+        self.kick::<P, PLUS, R, TURN, 4>(n, &mut rest, dirty);
+        self.kick::<P, PLUS, R, TURN, 5>(n, &mut rest, dirty);
+    }
+
+    /// Kick test `I` of turn `TURN`: the rows of `rest` it fits leave `rest` and land.
+    #[inline(always)]
+    fn kick<const P: usize, const PLUS: bool, const R: usize, const TURN: usize, const I: usize>(
+        &mut self,
+        n: usize,
+        rest: &mut u64,
+        dirty: &mut u64,
+    ) {
+        let len = const { STEPS[PLUS as usize][P][R].lens[TURN] as usize };
+        if I >= len || *rest == 0 {
+            return;
+        }
+        let step = const { STEPS[PLUS as usize][P][R].steps[TURN][I] };
+        let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
+        let ok = *rest & view(self.fits[m], step.ky);
+        if ok == 0 {
+            return;
+        }
+        *rest &= !ok;
+        let landed = view(ok, -step.ky);
+        self.track.turned(m, landed, I);
+        if landed & !self.reach[m] != 0 {
+            self.reach[m] |= landed;
+            *dirty |= 1 << m;
         }
     }
 
