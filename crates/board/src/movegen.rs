@@ -227,6 +227,9 @@ fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) ->
 
 /// The pieces by index, for the flood's constant parameter.
 const PIECES: [Piece; 7] = Piece::ALL;
+/// Cell offsets and canonical forms by piece and orientation, as constants for the flood.
+const CELLS: [[[crate::piece::Offset; 4]; 4]; 7] = crate::piece::build_cells();
+const CANONICAL: [[(Rotation, crate::piece::Offset); 4]; 7] = crate::piece::build_canonical();
 
 /// Nodes are (orientation, centre column) with the column padded by `PAD` on each side, 16 to
 /// an orientation, so a kick or shift never needs a bounds check (padding columns never fit)
@@ -424,18 +427,11 @@ impl<T: Track> Flood<T> {
         }
         // O turns never change its cells, so its closure is that of north alone. Centres outside
         // 0..10 never fit any piece, so padding nodes stay zero.
-        let rots: usize = if piece == Piece::O { 1 } else { 4 };
-        for r in 0..rots {
-            let mut blocked = [0u64; WIDTH];
-            for &(dx, dy) in piece.cells(Rotation::ALL[r]) {
-                let row = &shifted[(dy + 2) as usize][(dx + 2) as usize..][..WIDTH];
-                for (b, s) in blocked.iter_mut().zip(row) {
-                    *b |= s;
-                }
-            }
-            for (x, b) in blocked.iter().enumerate() {
-                f.fits[node(r, x)] = !b & ROWS;
-            }
+        f.fits_of::<P, 0>(&shifted);
+        if piece != Piece::O {
+            f.fits_of::<P, 1>(&shifted);
+            f.fits_of::<P, 2>(&shifted);
+            f.fits_of::<P, 3>(&shifted);
         }
 
         let spawn_node = node(0, SPAWN_X as usize);
@@ -462,6 +458,23 @@ impl<T: Track> Flood<T> {
             f.drain::<P, PLUS, 3>(&mut dirty, &mut done);
         }
         true
+    }
+
+    /// The rows where piece `P` in orientation `R` fits, at every column, from the pre-shifted
+    /// columns; the cell offsets are constants.
+    #[inline(always)]
+    fn fits_of<const P: usize, const R: usize>(&mut self, shifted: &[[u64; WIDTH + 4]; 5]) {
+        let cells = const { CELLS[P][R] };
+        let mut blocked = [0u64; WIDTH];
+        for (dx, dy) in cells {
+            let row = &shifted[(dy + 2) as usize][(dx + 2) as usize..][..WIDTH];
+            for (b, s) in blocked.iter_mut().zip(row) {
+                *b |= s;
+            }
+        }
+        for (x, b) in blocked.iter().enumerate() {
+            self.fits[node(R, x)] = !b & ROWS;
+        }
     }
 
     /// Expands the dirty nodes of orientation `R` until none is left (turns may make nodes of
@@ -581,26 +594,35 @@ impl Flood<NoTrack> {
     /// canonical (orientation, column), each with the resting rows of its twin folded in.
     #[inline(always)]
     fn each_canonical<const P: usize>(&self, mut visit: impl FnMut(Rotation, usize, u64)) {
-        let piece = PIECES[P];
-        let f = self;
-        let rots = if piece == Piece::O { 1 } else { 4 };
-        for r in 0..rots {
-            let rot = Rotation::ALL[r];
-            if piece.canonical(rot).0 != rot {
-                continue;
+        self.canonical_rows::<P, 0>(&mut visit);
+        if PIECES[P] != Piece::O {
+            self.canonical_rows::<P, 1>(&mut visit);
+            self.canonical_rows::<P, 2>(&mut visit);
+            self.canonical_rows::<P, 3>(&mut visit);
+        }
+    }
+
+    /// [`Flood::each_canonical`] for orientation `R`: nothing unless `R` is canonical.
+    #[inline(always)]
+    fn canonical_rows<const P: usize, const R: usize>(
+        &self,
+        visit: &mut impl FnMut(Rotation, usize, u64),
+    ) {
+        if const { CANONICAL[P][R].0 as usize } != R {
+            return;
+        }
+        let rot = Rotation::ALL[R];
+        let twin = (R + 2) & 3;
+        let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
+        let folds = PIECES[P] != Piece::O && canon as usize == R;
+        for x in 0..WIDTH {
+            let mut rows = self.rest(node(R, x));
+            if folds {
+                // The twin at centre (x - dx, y - dy) covers the same cells.
+                let t = (node(twin, x) as isize - dx as isize) as usize;
+                rows |= view(self.rest(t), -dy);
             }
-            let twin = (r + 2) & 3;
-            let (canon, (dx, dy)) = piece.canonical(Rotation::ALL[twin]);
-            let folds = rots == 4 && canon == rot;
-            for x in 0..WIDTH {
-                let mut rows = f.rest(node(r, x));
-                if folds {
-                    // The twin at centre (x - dx, y - dy) covers the same cells.
-                    let t = (node(twin, x) as isize - dx as isize) as usize;
-                    rows |= view(f.rest(t), -dy);
-                }
-                visit(rot, x, rows);
-            }
+            visit(rot, x, rows);
         }
     }
 }

@@ -167,7 +167,7 @@ impl fmt::Display for Piece {
 
 /// For each piece and orientation, the canonical orientation with the same cell shape and the
 /// centre translation into it, found by comparing cell sets.
-const fn build_canonical() -> [[(Rotation, Offset); 4]; 7] {
+pub(crate) const fn build_canonical() -> [[(Rotation, Offset); 4]; 7] {
     let cells = build_cells();
     let mut out = [[(Rotation::North, (0, 0)); 4]; 7];
     let mut p = 0;
