@@ -341,7 +341,6 @@ const STEPS: [[[TurnSteps; 4]; 7]; 2] = [build_steps(false), build_steps(true)];
 
 /// How rows were entered, for the 3-corner rule. T tracks it; other pieces use the no-op.
 trait Track: Default {
-    fn spawned(&mut self, n: usize, rows: u64);
     fn turned(&mut self, n: usize, rows: u64, test: usize);
 }
 
@@ -350,36 +349,40 @@ struct NoTrack;
 
 impl Track for NoTrack {
     #[inline(always)]
-    fn spawned(&mut self, _: usize, _: u64) {}
-    #[inline(always)]
     fn turned(&mut self, _: usize, _: u64, _: usize) {}
 }
 
 struct SpinTrack {
     /// Rows entered by a turn: `[0]` with a test other than the fifth, `[1]` with the fifth.
     turned: [[u64; NODES]; 2],
-    /// The spawn node and its row. Rows entered by a shift need no record: they are the
-    /// neighbours' final reach where this node fits.
-    spawn: (usize, u64),
 }
 
 impl Default for SpinTrack {
     fn default() -> Self {
         SpinTrack {
             turned: [[0; NODES]; 2],
-            spawn: (0, 0),
         }
     }
 }
 
 impl Track for SpinTrack {
     #[inline(always)]
-    fn spawned(&mut self, n: usize, rows: u64) {
-        self.spawn = (n, rows);
-    }
-    #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
         self.turned[(test == 4) as usize][n & (NODES - 1)] |= rows;
+    }
+}
+
+/// The spawn row (flipped) of a piece whose spawn node fits at the rows `fits`, by `rule`;
+/// `None` when the spawn is blocked.
+#[inline(always)]
+fn spawn_row(fits: u64, rule: Spawn) -> Option<u64> {
+    let (at, above) = (FLIP - SPAWN_Y as u32, FLIP - SPAWN_Y as u32 - 1);
+    if fits >> at & 1 != 0 {
+        Some(1u64 << at)
+    } else if rule == Spawn::Rise && fits >> above & 1 != 0 {
+        Some(1u64 << above)
+    } else {
+        None
     }
 }
 
@@ -435,17 +438,10 @@ impl<T: Track> Flood<T> {
         }
 
         let spawn_node = node(0, SPAWN_X as usize);
-        let spawn_fits = f.fits[spawn_node];
-        let (at, above) = (FLIP - SPAWN_Y as u32, FLIP - SPAWN_Y as u32 - 1);
-        let spawn = if spawn_fits >> at & 1 != 0 {
-            1u64 << at
-        } else if spawn_rule == Spawn::Rise && spawn_fits >> above & 1 != 0 {
-            1u64 << above
-        } else {
+        let Some(spawn) = spawn_row(f.fits[spawn_node], spawn_rule) else {
             return false;
         };
         f.reach[spawn_node] = spawn;
-        f.track.spawned(spawn_node, spawn);
 
         let mut done = [0u64; NODES];
         let mut dirty: u64 = 1 << spawn_node;
@@ -721,6 +717,8 @@ impl Flood<SpinTrack> {
         if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
             return;
         }
+        let spawn_node = node(0, SPAWN_X as usize);
+        let spawned = spawn_row(f.fits[spawn_node], spawn).unwrap_or(0);
         let cols = board.columns();
         // Column as seen by the corner test, flipped: outside the board is filled, and so is
         // the floor (bits 40 and up).
@@ -753,9 +751,10 @@ impl Flood<SpinTrack> {
                 let (turned, turned5) = (t.turned[0][n], t.turned[1][n]);
                 let turned_any = turned | turned5;
                 // Entered by a slide (or spawned), a drop from the row above, or a turn without
-                // 3 corners.
+                // 3 corners. Rows entered by a shift are the neighbours' final reach where this
+                // node fits.
                 let slid = ((f.reach[n - 1] | f.reach[n + 1]) & f.fits[n])
-                    | if n == t.spawn.0 { t.spawn.1 } else { 0 };
+                    | if n == spawn_node { spawned } else { 0 };
                 let none = rest & (slid | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
