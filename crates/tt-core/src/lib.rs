@@ -28,6 +28,10 @@
 //! replacements. Without it the counters (and that method) do not exist.
 #![deny(missing_docs)]
 
+mod pages;
+
+pub use pages::{Buckets, HUGE};
+
 use bitvec::prelude::{BitVec, Lsb0};
 use bytemuck::Zeroable;
 use std::marker::PhantomData;
@@ -184,12 +188,9 @@ pub struct Packed;
 pub struct InBucket;
 
 impl<V: Copy + Zeroable> Layout<V> for Packed {
-    type Store = (Box<[Bucket<V>]>, BitVec<u64, Lsb0>);
+    type Store = (Buckets<Bucket<V>>, BitVec<u64, Lsb0>);
     fn alloc(buckets: usize) -> Self::Store {
-        (
-            bytemuck::allocation::zeroed_slice_box(buckets),
-            BitVec::repeat(false, buckets),
-        )
+        (Buckets::zeroed(buckets), BitVec::repeat(false, buckets))
     }
     #[inline(always)]
     fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
@@ -232,9 +233,9 @@ impl<V: Copy + Zeroable> Layout<V> for Packed {
 }
 
 impl<V: Copy + Zeroable> Layout<V> for InBucket {
-    type Store = Box<[MarkedBucket<V>]>;
+    type Store = Buckets<MarkedBucket<V>>;
     fn alloc(buckets: usize) -> Self::Store {
-        bytemuck::allocation::zeroed_slice_box(buckets)
+        Buckets::zeroed(buckets)
     }
     #[inline(always)]
     fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
@@ -301,9 +302,9 @@ const OCCUPIED: u64 = 2;
 
 impl<V: Copy + Zeroable> Layout<V> for Folded {
     /// The buckets, and the markers of tables too small to fold them.
-    type Store = (Box<[Bucket<V>]>, [u8; 2]);
+    type Store = (Buckets<Bucket<V>>, [u8; 2]);
     fn alloc(buckets: usize) -> Self::Store {
-        (bytemuck::allocation::zeroed_slice_box(buckets), [0; 2])
+        (Buckets::zeroed(buckets), [0; 2])
     }
     #[inline(always)]
     fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
