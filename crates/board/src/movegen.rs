@@ -758,9 +758,12 @@ impl Flood<SpinTrack> {
                 let none = rest & (slid | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
-                visit(rot, x, none, Spin::None);
-                visit(rot, x, mini, Spin::Mini);
-                visit(rot, x, full, Spin::Full);
+                // Most nodes rest nowhere with a spin: skip the empty kinds.
+                for (rows, spin) in [(none, Spin::None), (mini, Spin::Mini), (full, Spin::Full)] {
+                    if rows != 0 {
+                        visit(rot, x, rows, spin);
+                    }
+                }
             }
         }
     }
