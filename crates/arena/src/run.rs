@@ -29,8 +29,10 @@ pub enum ThinkCharge {
 }
 
 impl Default for ThinkCharge {
-    /// 2,000 nodes per ms: what the default engine scores per second on the reference machine
-    /// (about 2 M/s; docs/performance.md).
+    /// 2,000 nodes per ms: what the default engine scored per second when the arena was
+    /// built (about 2 M/s). Kept so that every SPRT in docs/performance.md replays; the engine
+    /// now scores about 6 M nodes per second (`tetris-tt bench`), so this charges thinking
+    /// about three times what it costs on this machine. `--think nodes:N` sets another rate.
     fn default() -> Self {
         ThinkCharge::Nodes {
             nodes_per_ms: 2000.0,
