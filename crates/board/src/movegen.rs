@@ -719,19 +719,15 @@ impl Flood<SpinTrack> {
         }
         let spawn_node = node(0, SPAWN_X as usize);
         let spawned = spawn_row(f.fits[spawn_node], spawn).unwrap_or(0);
-        let cols = board.columns();
-        // Column as seen by the corner test, flipped: outside the board is filled, and so is
-        // the floor (bits 40 and up).
-        let col = |x: i32| -> u64 {
-            if (0..WIDTH as i32).contains(&x) {
-                flip(cols[x as usize]) | !ROWS
-            } else {
-                !0
-            }
-        };
+        // Columns as seen by the corner test, flipped, one wall column each side: outside the
+        // board is filled, and so is the floor (bits 40 and up). Column x is `walled[x + 1]`.
+        let mut walled = [!0u64; WIDTH + 2];
+        for (w, &c) in walled[1..].iter_mut().zip(board.columns()) {
+            *w = flip(c) | !ROWS;
+        }
         let t = &f.track;
         for x in 0..WIDTH {
-            let (left, right) = (col(x as i32 - 1), col(x as i32 + 1));
+            let (left, right) = (walled[x], walled[x + 2]);
             // Bit b of each: is that corner of a centre at row FLIP - b filled (the floor and
             // the ceiling count).
             let tl = (left << 1) | 1;
