@@ -744,6 +744,12 @@ impl Flood<SpinTrack> {
                     continue;
                 }
                 let rot = Rotation::ALL[r];
+                if rest & three == 0 {
+                    // No spin without three corners, and every reachable row was entered
+                    // somehow (spawned, slid, dropped or turned): all rest without a spin.
+                    visit(rot, x, rest, Spin::None);
+                    continue;
+                }
                 let (turned, turned5) = (t.turned[0][n], t.turned[1][n]);
                 let turned_any = turned | turned5;
                 // Entered by a slide (or spawned), a drop from the row above, or a turn without
