@@ -266,8 +266,8 @@ fn flipped_rows(mut v: u64, mut visit: impl FnMut(i8)) {
 
 /// Bit `b` of the result (a flipped mask) is bit `b - dy` of `v`: the rows `dy` higher. Flipped
 /// masks have no bits at 40 or above, and results are read only at bits 0..40; a rotation does
-/// it without a branch on the sign of `dy`: the bits it wraps around land at 40..64 (never
-/// read) or come from 58..64 (empty).
+/// it without a branch on the sign of `dy` (within -2..=2): the bits it wraps around land at
+/// 40..64 (never read) or come from 40..64 (empty).
 #[inline(always)]
 fn view(v: u64, dy: i8) -> u64 {
     v.rotate_left(dy as i32 as u32 & 63)
