@@ -781,7 +781,7 @@ fn push_rows(
     rows: u64,
     spin: Spin,
 ) {
-    out.reserve(rows.count_ones() as usize);
+    // No reserve: the caller reuses its buffer, so `push` rarely grows it.
     flipped_rows(rows, |y| {
         out.push(Placement {
             piece,
