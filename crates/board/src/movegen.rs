@@ -211,7 +211,7 @@ fn run_plain<const P: usize, const PLUS: bool>(
     if !f.flood::<P, PLUS>(board, spawn) {
         return; // Blocked spawn: the game is over, nothing can be placed.
     }
-    let piece = PIECES[P];
+    let piece = Piece::ALL[P];
     f.each_canonical::<P>(|rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None));
 }
 
@@ -225,8 +225,6 @@ fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) ->
     n
 }
 
-/// The pieces by index, for the flood's constant parameter.
-const PIECES: [Piece; 7] = Piece::ALL;
 /// Cell offsets and canonical forms by piece and orientation, as constants for the flood.
 const CELLS: [[[crate::piece::Offset; 4]; 4]; 7] = crate::piece::build_cells();
 const CANONICAL: [[(Rotation, crate::piece::Offset); 4]; 7] = crate::piece::build_canonical();
@@ -368,7 +366,7 @@ impl Default for SpinTrack {
 impl Track for SpinTrack {
     #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
-        self.turned[(test == 4) as usize][n & (NODES - 1)] |= rows;
+        self.turned[(test == 4) as usize][n] |= rows;
     }
 }
 
@@ -410,7 +408,7 @@ impl<T: Track> Flood<T> {
         board: &Board,
         spawn_rule: Spawn,
     ) -> bool {
-        let piece = PIECES[P];
+        let piece = Piece::ALL[P];
         let f = self;
         // shifted[dy + 2][cx + 2]: bit b is "cell (cx, FLIP - b + dy) is blocked", with the walls,
         // the floor and the ceiling blocked. Cell offsets are within -2..=2.
@@ -495,7 +493,8 @@ impl<T: Track> Flood<T> {
         }
     }
 
-    /// Shifts and turns rows `new` of node `n` (orientation `R`).
+    /// Shifts and turns rows `new` of node `n` (orientation `R`); a turned row takes the first
+    /// kick test that fits.
     #[inline(always)]
     fn expand<const P: usize, const PLUS: bool, const R: usize>(
         &mut self,
@@ -506,18 +505,6 @@ impl<T: Track> Flood<T> {
         // Shifts. Padding columns never fit; the mask only spares the bounds check.
         self.enter(n.wrapping_sub(1) & (NODES - 1), new, dirty);
         self.enter((n + 1) & (NODES - 1), new, dirty);
-        self.turns::<P, PLUS, R>(n, new, dirty);
-    }
-
-    /// Turns rows `new` of node `n` (orientation `R`): each row takes the first kick test that
-    /// fits.
-    #[inline(always)]
-    fn turns<const P: usize, const PLUS: bool, const R: usize>(
-        &mut self,
-        n: usize,
-        new: u64,
-        dirty: &mut u64,
-    ) {
         self.turn::<P, PLUS, R, 0>(n, new, dirty);
         self.turn::<P, PLUS, R, 1>(n, new, dirty);
         self.turn::<P, PLUS, R, 2>(n, new, dirty);
@@ -591,7 +578,7 @@ impl Flood<NoTrack> {
     #[inline(always)]
     fn each_canonical<const P: usize>(&self, mut visit: impl FnMut(Rotation, usize, u64)) {
         self.canonical_rows::<P, 0>(&mut visit);
-        if PIECES[P] != Piece::O {
+        if Piece::ALL[P] != Piece::O {
             self.canonical_rows::<P, 1>(&mut visit);
             self.canonical_rows::<P, 2>(&mut visit);
             self.canonical_rows::<P, 3>(&mut visit);
@@ -610,7 +597,7 @@ impl Flood<NoTrack> {
         let rot = Rotation::ALL[R];
         let twin = (R + 2) & 3;
         let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
-        let folds = PIECES[P] != Piece::O && canon as usize == R;
+        let folds = Piece::ALL[P] != Piece::O && canon as usize == R;
         for x in 0..WIDTH {
             let mut rows = self.rest(node(R, x));
             if folds {

@@ -89,8 +89,9 @@ pub fn score_clear(lines: u32, spin: Spin, board_after: &Board, before: Carried)
 
 /// Locks `p` on `board` (clearing lines) and scores it.
 pub fn lock(board: &mut Board, p: &Placement, before: Carried) -> Outcome {
-    let cleared = board.place(p.piece, p.rotation, p.x as i32, p.y as i32);
-    score_clear(cleared.count_ones(), p.spin, board, before)
+    let (after, outcome) = locked(board, p, before);
+    *board = after;
+    outcome
 }
 
 /// `board` with `p` locked (lines cleared), and its score: [`lock`] into a new board.
