@@ -39,7 +39,9 @@ mod position;
 mod text;
 
 pub use board::{Board, HEIGHT, WIDTH};
-pub use movegen::{Placement, Spawn, count, generate, generate_into, generate_with};
+pub use movegen::{
+    Placement, Spawn, count, full_tspin_rows, generate, generate_into, generate_with,
+};
 pub use perft::{Perft, PerftOptions, perft};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};
 pub use position::{Input, InputCosts, LOCK_OUT_ROW, Moved, PiecePos, SPAWN_X, SPAWN_Y};

@@ -202,6 +202,24 @@ pub fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, spins: boo
     dispatch!(piece, rules, count_plain, (board, spawn))
 }
 
+/// The rows where a T can lock with a full T-spin (3-corner rule), by orientation (in the order
+/// of [`Rotation::ALL`]) and centre column: bit `y` is centre row `y`. The same positions as the
+/// [`Spin::Full`] T placements of [`generate_into`] (spawn rising when blocked), from the flood's
+/// bit masks without listing any placement.
+pub fn full_tspin_rows(board: &Board, rules: Rules) -> [[u64; WIDTH]; 4] {
+    let mut out = [[0u64; WIDTH]; 4];
+    let visit = |rot: Rotation, x: usize, rows: u64, spin: Spin| {
+        if spin == Spin::Full {
+            out[rot as usize][x] |= flip(rows);
+        }
+    };
+    match rules {
+        Rules::Srs => Flood::<SpinTrack>::spins::<false>(board, Spawn::Rise, visit),
+        Rules::SrsPlus => Flood::<SpinTrack>::spins::<true>(board, Spawn::Rise, visit),
+    }
+    out
+}
+
 fn run_plain<const P: usize, const PLUS: bool>(
     board: &Board,
     spawn: Spawn,

@@ -135,6 +135,17 @@ proptest! {
     }
 
     #[test]
+    fn full_tspin_rows_are_the_full_spins_generate_lists(board in boards(), rules in rules()) {
+        let mut listed = [[0u64; WIDTH]; 4];
+        for p in generate(&board, Piece::T, rules) {
+            if p.spin == board::Spin::Full {
+                listed[p.rotation as usize][p.x as usize] |= 1 << p.y;
+            }
+        }
+        prop_assert_eq!(board::full_tspin_rows(&board, rules), listed, "{:?}\n{}", rules, board);
+    }
+
+    #[test]
     fn input_sequences_replay_to_their_placement(board in boards(), rules in rules(), piece in piece()) {
         for p in generate(&board, piece, rules) {
             let inputs = p.inputs(&board, rules);

@@ -149,6 +149,10 @@ pub struct Weights {
     /// By the lines of the best full T-spin a T could make on the board now (0..=3), checked
     /// by move generation (so the slot is reachable), when the shape detector sees a slot.
     pub tspin_ready: [i32; 4],
+    /// Judge a board that offers a full T-spin as it stands after the best one (the slot
+    /// filled, its lines cleared), plus `tspin_ready` by its lines; the slot's covered cells
+    /// then count as where the T goes, not as holes.
+    pub t_cutout: bool,
     /// Per row with exactly one empty cell (a line one piece away from clearing).
     pub ready_rows: i32,
     /// Per frame a move takes (its inputs and its line-clear delay): negative to prefer fast
@@ -194,6 +198,7 @@ impl Default for Weights {
             wasted_t: -152,
             cavities: -12,
             tspin_ready: [0; 4],
+            t_cutout: false,
             ready_rows: 11,
             // The time terms were first measured alone: frames -1 against 0 (both pondering),
             // SPRT [0, 20], H1 after 132 games, +114.5 +- 62.2 Elo; the tuner moved them on.
@@ -219,8 +224,18 @@ impl DefaultEvaluator {
     }
 }
 
-impl Evaluator for DefaultEvaluator {
-    fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval {
+/// The structure terms of one board: everything of the position evaluation but the held piece
+/// and the T-spin cutout.
+struct Structure {
+    value: i32,
+    holes: i32,
+    max_height: i32,
+    t_slots: u8,
+    t_slot_lines: u8,
+}
+
+impl DefaultEvaluator {
+    fn structure(&self, board: &Board) -> Structure {
         let w = &self.weights;
         let cols = board.columns();
         // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
@@ -289,14 +304,43 @@ impl Evaluator for DefaultEvaluator {
         // T-slots.
         let (t_slots, t_slot_lines) = t_slots(board, &heights);
         v += w.t_slot[t_slot_lines as usize];
-        if t_slots > 0 && w.tspin_ready != [0; 4] {
-            v += w.tspin_ready[tspin_ready(board) as usize];
-        }
         if holes > 0 && w.cavities != 0 {
             v += w.cavities * cavities(board, &heights);
         }
         if w.ready_rows != 0 {
             v += w.ready_rows * ready_rows(board);
+        }
+
+        Structure {
+            value: v,
+            holes,
+            max_height,
+            t_slots,
+            t_slot_lines,
+        }
+    }
+}
+
+impl Evaluator for DefaultEvaluator {
+    fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval {
+        let w = &self.weights;
+        let s = self.structure(board);
+        let mut v = s.value;
+        let mut t_slot_lines = s.t_slot_lines;
+        if w.t_cutout {
+            // A full T-spin needs a covered empty cell where the T ends: no holes, no spin.
+            let full = FullBut::new(board.columns());
+            if s.holes > 0
+                && let Some((lines, after)) = best_tspin(board, &full)
+            {
+                // The board is judged as it stands once its best T-spin is done: the slot's
+                // covered cells are not holes, they are where the T goes.
+                v = self.structure(&after).value + w.tspin_ready[lines as usize];
+                t_slot_lines = t_slot_lines.max(lines as u8);
+            }
+        } else if s.t_slots > 0 && w.tspin_ready != [0; 4] {
+            let full = FullBut::new(board.columns());
+            v += w.tspin_ready[best_tspin(board, &full).map_or(0, |(l, _)| l) as usize];
         }
 
         if matches!(hold, Some(Piece::T) | Some(Piece::I)) {
@@ -306,9 +350,9 @@ impl Evaluator for DefaultEvaluator {
         PositionEval {
             value: v,
             t_slot_lines,
-            t_slots,
-            holes: holes.min(255) as u8,
-            max_height: max_height as u8,
+            t_slots: s.t_slots,
+            holes: s.holes.min(255) as u8,
+            max_height: s.max_height as u8,
         }
     }
 
@@ -358,16 +402,232 @@ impl Evaluator for DefaultEvaluator {
     }
 }
 
-/// The lines of the best full T-spin a T can make on `board` now (0 when none), by exact move
-/// generation under guideline SRS.
-fn tspin_ready(board: &Board) -> u32 {
-    board::generate(board, Piece::T, board::Rules::Srs)
-        .iter()
-        .filter(|p| p.spin == Spin::Full)
-        .map(|p| p.lines(board).count_ones())
-        .max()
-        .unwrap_or(0)
-        .min(3)
+/// Rows full but for some columns: `full_but(a, b, dy)` has bit `y` set when row `y + dy` is
+/// full in every column outside `a..=b` (from prefix and suffix ANDs of the columns).
+struct FullBut {
+    pre: [u64; WIDTH + 1],
+    suf: [u64; WIDTH + 1],
+}
+
+impl FullBut {
+    fn new(cols: &[u64; WIDTH]) -> FullBut {
+        // pre[i]: rows full in columns 0..i; suf[i]: rows full in columns i..WIDTH.
+        let mut pre = [!0u64; WIDTH + 1];
+        let mut suf = [!0u64; WIDTH + 1];
+        for x in 0..WIDTH {
+            pre[x + 1] = pre[x] & cols[x];
+        }
+        for x in (0..WIDTH).rev() {
+            suf[x] = suf[x + 1] & cols[x];
+        }
+        FullBut { pre, suf }
+    }
+
+    #[inline]
+    fn at(&self, a: usize, b: usize, dy: i32) -> u64 {
+        let m = self.pre[a] & self.suf[b + 1];
+        match dy {
+            -1 => m << 1,
+            0 => m,
+            _ => m >> 1,
+        }
+    }
+
+    /// For a T centred in column `x` in orientation `r` (north, east, south, west), inside the
+    /// board, the centre rows where it would clear at least one, at least two and three lines.
+    fn t_clears(&self, r: usize, x: usize) -> [u64; 3] {
+        // The T's rows: the row of three (or the point beside the column of three) and the
+        // single cells above and below.
+        let rows = match r {
+            0 => [self.at(x - 1, x + 1, 0), self.at(x, x, 1), 0],
+            1 => [self.at(x, x + 1, 0), self.at(x, x, 1), self.at(x, x, -1)],
+            2 => [self.at(x - 1, x + 1, 0), self.at(x, x, -1), 0],
+            _ => [self.at(x - 1, x, 0), self.at(x, x, 1), self.at(x, x, -1)],
+        };
+        let [a, b, c] = rows;
+        // At least one, at least two, all three.
+        [a | b | c, (a & b) | (a & c) | (b & c), a & b & c]
+    }
+}
+
+/// A T position: orientation index (north, east, south, west), centre column and row.
+type TPos = (usize, usize, u32);
+
+/// Where a T fits on a board: `free[r][x]` has bit `y` set when a T in orientation `r`
+/// (north, east, south, west) centred at `(x, y)` overlaps nothing and lies inside.
+struct TFits {
+    free: [[u64; WIDTH]; 4],
+}
+
+impl TFits {
+    /// Whether a T in orientation `r` fits centred at `(x, y)`; never outside the board.
+    #[inline]
+    fn fits(&self, r: usize, x: i32, y: i32) -> bool {
+        (0..WIDTH as i32).contains(&x)
+            && (0..HEIGHT as i32).contains(&y)
+            && self.free[r][x as usize] >> y & 1 != 0
+    }
+}
+
+/// The first of the T positions that rest with three corners filled and clear the most lines
+/// (in orientation, column, row order), with its lines: the bitwise superset of the full
+/// T-spins that [`best_tspin`] asks move generation about. Every full T-spin that clears a line
+/// rests there with three corners filled, so none clears more lines than this one. Also where
+/// a T fits, for [`drops_and_turns_in`].
+fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> {
+    let cols = board.columns();
+    // at[dy + 1][x + 1], bit y: is cell (x, y + dy) filled, the walls and the floor filled.
+    let mut at = [[!0u64; WIDTH + 2]; 3];
+    for (x, &c) in cols.iter().enumerate() {
+        at[0][x + 1] = (c << 1) | 1;
+        at[1][x + 1] = c;
+        at[2][x + 1] = c >> 1;
+    }
+    let below = (1u64 << board.roof()) - 1;
+    let c = &at[1];
+    // The cells each orientation covers besides the centre: north and south a row of three
+    // with a point up or down, east and west a column of three with a point right or left.
+    // A T that would stick out of the board fits nowhere (the walls are filled). Rows 39 and
+    // up are outside for the cells above the centre: the masks keep rows 0..39.
+    let rows = (1u64 << (HEIGHT - 1)) - 1;
+    let free = |r: usize, x: usize| -> u64 {
+        let blocked = match r {
+            0 => c[x] | c[x + 1] | c[x + 2] | at[2][x + 1],
+            1 => at[0][x + 1] | c[x + 1] | at[2][x + 1] | c[x + 2],
+            2 => c[x] | c[x + 1] | c[x + 2] | at[0][x + 1],
+            _ => at[0][x + 1] | c[x + 1] | at[2][x + 1] | c[x],
+        };
+        !blocked & rows
+    };
+    let mut best: Option<(u32, TPos)> = None;
+    for x in 0..WIDTH {
+        let (tl, tr, bl, br) = (at[2][x], at[2][x + 2], at[0][x], at[0][x + 2]);
+        let three = ((tl & tr & (bl | br)) | (bl & br & (tl | tr))) & below & !c[x + 1];
+        if three == 0 {
+            continue;
+        }
+        for r in 0..4 {
+            let f = free(r, x);
+            // Fits and rests (one row lower does not fit), with three corners.
+            let rests = f & !(f << 1) & three;
+            if rests == 0 {
+                continue;
+            }
+            let clears = full.t_clears(r, x);
+            for lines in (1..=3u32).rev() {
+                if best.is_some_and(|(l, _)| l >= lines) {
+                    break;
+                }
+                let hits = rests & clears[lines as usize - 1];
+                if hits != 0 {
+                    let pos = (r, x, hits.trailing_zeros());
+                    // Ties go to the first in (orientation, column, row) order.
+                    if best.is_none_or(|(l, p)| lines > l || pos < p) {
+                        best = Some((lines, pos));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let (lines, pos) = best?;
+    let fits = TFits {
+        free: std::array::from_fn(|r| std::array::from_fn(|x| free(r, x))),
+    };
+    Some((lines, pos, fits))
+}
+
+/// Whether a T reaches `(r, x, y)` with a full spin by the plainest route: straight down from
+/// spawn height in the orientation before its last turn, then that turn, whose first fitting
+/// kick test lands here. `true` proves the full T-spin can be made; `false` proves nothing.
+/// Asked only when the stack leaves rows 17 and up free, where a T at spawn height turns and
+/// shifts to any column.
+fn drops_and_turns_in(board: &Board, fits: &TFits, (r, x, y): TPos) -> bool {
+    use board::{Rotation, Rules, SPAWN_Y, Turn, kicks};
+    if board.roof() > 17 {
+        return false;
+    }
+    let (x, y) = (x as i32, y as i32);
+    let filled = |cx: i32, cy: i32| board.occupied(cx, cy);
+    // The corners in front of the T's point (outside the board counts as filled).
+    let front = match r {
+        0 => filled(x - 1, y + 1) && filled(x + 1, y + 1),
+        1 => filled(x + 1, y + 1) && filled(x + 1, y - 1),
+        2 => filled(x - 1, y - 1) && filled(x + 1, y - 1),
+        _ => filled(x - 1, y + 1) && filled(x - 1, y - 1),
+    };
+    for (from, turn) in [((r + 3) & 3, Turn::Cw), ((r + 1) & 3, Turn::Ccw)] {
+        let tests = kicks(Piece::T, Rotation::ALL[from], turn, Rules::Srs).tests();
+        for (i, &(kx, ky)) in tests.iter().enumerate() {
+            // The fifth test makes any 3-corner spin full; otherwise the front corners must.
+            if !front && i != 4 {
+                continue;
+            }
+            let (px, py) = (x - kx as i32, y - ky as i32);
+            // Straight down from spawn height to (px, py) in `from`: it fits at every row
+            // from there up to the spawn row.
+            if !(0..WIDTH as i32).contains(&px) || !(0..=SPAWN_Y as i32).contains(&py) {
+                continue;
+            }
+            let column = fits.free[from][px as usize] >> py;
+            let span = (1u64 << (SPAWN_Y as i32 - py + 1)) - 1;
+            if column & span != span {
+                continue;
+            }
+            // No earlier test fits, so the turn lands here.
+            let lands = tests[..i]
+                .iter()
+                .all(|&(jx, jy)| !fits.fits(r, px + jx as i32, py + jy as i32));
+            if lands {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The best full T-spin a T can make on `board` now, under guideline SRS: its lines (1 to 3)
+/// and the board after it; `None` when no full T-spin clears a line. Ties go to the first in
+/// (orientation, column, row) order, so the answer depends on the board alone. Exact: when the
+/// shape test's best candidate is not proved reachable by a drop and a turn, move generation
+/// decides.
+fn best_tspin(board: &Board, full: &FullBut) -> Option<(u32, Board)> {
+    let (lines, pos, fits) = tspin_candidate(board, full)?;
+    let best = if drops_and_turns_in(board, &fits, pos) {
+        Some((lines, pos))
+    } else {
+        generated_best_tspin(board, full)
+    };
+    best.map(|(lines, (r, x, y))| {
+        let (after, _) = board.placed(Piece::T, board::Rotation::ALL[r], x as i32, y as i32);
+        (lines, after)
+    })
+}
+
+/// [`best_tspin`] by move generation alone (every full T-spin, from the flood's masks).
+fn generated_best_tspin(board: &Board, full: &FullBut) -> Option<(u32, TPos)> {
+    let rows = board::full_tspin_rows(board, board::Rules::Srs);
+    let mut best: Option<(u32, TPos)> = None;
+    for (r, by_x) in rows.iter().enumerate() {
+        for (x, &m) in by_x.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let clears = full.t_clears(r, x);
+            for lines in (1..=3u32).rev() {
+                if best.is_some_and(|(l, _)| l >= lines) {
+                    break;
+                }
+                // At least `lines`, and not more (more was tried first).
+                let at = m & clears[lines as usize - 1];
+                if at != 0 {
+                    best = Some((lines, (r, x, at.trailing_zeros())));
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Covered empty cells that the sky reaches sideways: a flood of empty cells from every
@@ -503,7 +763,15 @@ mod tests {
         "
         .parse()
         .unwrap();
-        assert_eq!(tspin_ready(&open), 2);
+        assert_eq!(
+            best_tspin(&open, &FullBut::new(open.columns())).map(|(l, _)| l),
+            Some(2)
+        );
+        // The plain route proves it without move generation: the T drops east or west into
+        // the gap and turns south into the slot.
+        let (lines, pos, fits) = tspin_candidate(&open, &FullBut::new(open.columns())).unwrap();
+        assert_eq!((lines, pos), (2, (2, 3, 1)));
+        assert!(drops_and_turns_in(&open, &fits, pos));
         // The same slot under a full-width roof two rows up: no T can get in.
         let roofed: Board = "
             #########.
@@ -514,7 +782,96 @@ mod tests {
         "
         .parse()
         .unwrap();
-        assert_eq!(tspin_ready(&roofed), 0);
+        assert_eq!(
+            best_tspin(&roofed, &FullBut::new(roofed.columns())).map(|(l, _)| l),
+            None
+        );
+    }
+
+    /// Every T position that rests with three corners filled, in (orientation, column, row)
+    /// order, by the board's own `fits`.
+    fn three_corner_rests(board: &Board) -> Vec<TPos> {
+        let mut out = Vec::new();
+        for r in 0..4 {
+            let rot = board::Rotation::ALL[r];
+            for x in 0..WIDTH {
+                for y in 0..HEIGHT as u32 {
+                    let (cx, cy) = (x as i32, y as i32);
+                    if !board.fits(Piece::T, rot, cx, cy) || board.fits(Piece::T, rot, cx, cy - 1) {
+                        continue;
+                    }
+                    let corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+                        .iter()
+                        .filter(|&&(dx, dy)| board.occupied(cx + dx, cy + dy))
+                        .count();
+                    if corners >= 3 {
+                        out.push((r, x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Ragged boards with holes and ledges, the kind T-spin setups are made of.
+    fn ragged() -> impl proptest::strategy::Strategy<Value = Board> {
+        use proptest::prelude::*;
+        (
+            proptest::collection::vec(0u32..=12, WIDTH),
+            proptest::collection::vec((0..WIDTH, 0u32..12), 0..6),
+            proptest::collection::vec((0..WIDTH, 0u32..14, 1usize..4), 0..4),
+        )
+            .prop_map(|(heights, holes, ledges)| {
+                let mut cols = [0u64; WIDTH];
+                for (x, &h) in heights.iter().enumerate() {
+                    cols[x] = (1u64 << h) - 1;
+                }
+                for (x, y) in holes {
+                    cols[x] &= !(1u64 << y);
+                }
+                for (x, y, len) in ledges {
+                    for c in cols.iter_mut().skip(x).take(len) {
+                        *c |= 1 << y;
+                    }
+                }
+                // Clear the full rows, as a game would have.
+                let mut b = Board::from_columns(cols);
+                b.clear_lines();
+                b
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The plain route never claims a full T-spin move generation does not find, and the
+        /// shortcut answers exactly what move generation alone would.
+        #[test]
+        fn the_t_spin_shortcut_agrees_with_move_generation(board in ragged()) {
+            let full = FullBut::new(board.columns());
+            let generated = board::full_tspin_rows(&board, board::Rules::Srs);
+            let candidate = tspin_candidate(&board, &full);
+            let rests = three_corner_rests(&board);
+            if let Some((_, _, fits)) = &candidate {
+                for &(r, x, y) in &rests {
+                    if drops_and_turns_in(&board, fits, (r, x, y)) {
+                        proptest::prop_assert!(
+                            generated[r][x] >> y & 1 != 0,
+                            "claimed {:?} on\n{}", (r, x, y), board
+                        );
+                    }
+                }
+            } else {
+                // No candidate: no full T-spin clears a line.
+                proptest::prop_assert_eq!(generated_best_tspin(&board, &full), None);
+            }
+            let fast = best_tspin(&board, &full).map(|(l, b)| (l, b.hash64()));
+            let slow = generated_best_tspin(&board, &full).map(|(l, (r, x, y))| {
+                let (after, _) = board.placed(Piece::T, board::Rotation::ALL[r], x as i32, y as i32);
+                (l, after.hash64())
+            });
+            proptest::prop_assert_eq!(fast, slow, "on\n{}", board);
+        }
     }
 
     #[test]
