@@ -235,7 +235,7 @@ struct Structure {
 }
 
 impl DefaultEvaluator {
-    fn structure(&self, board: &Board) -> Structure {
+    fn structure(&self, board: &Board, full: &FullBut) -> Structure {
         let w = &self.weights;
         let cols = board.columns();
         // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
@@ -302,13 +302,13 @@ impl DefaultEvaluator {
             + w.danger_15 * (max_height - 15).max(0);
 
         // T-slots.
-        let (t_slots, t_slot_lines) = t_slots(board, &heights);
+        let (t_slots, t_slot_lines) = t_slots(board, &heights, full);
         v += w.t_slot[t_slot_lines as usize];
         if holes > 0 && w.cavities != 0 {
             v += w.cavities * cavities(board, &heights);
         }
         if w.ready_rows != 0 {
-            v += w.ready_rows * ready_rows(board);
+            v += w.ready_rows * ready_rows(board, full);
         }
 
         Structure {
@@ -324,22 +324,22 @@ impl DefaultEvaluator {
 impl Evaluator for DefaultEvaluator {
     fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval {
         let w = &self.weights;
-        let s = self.structure(board);
+        let full = FullBut::new(board.columns());
+        let s = self.structure(board, &full);
         let mut v = s.value;
         let mut t_slot_lines = s.t_slot_lines;
         if w.t_cutout {
             // A full T-spin needs a covered empty cell where the T ends: no holes, no spin.
-            let full = FullBut::new(board.columns());
             if s.holes > 0
                 && let Some((lines, after)) = best_tspin(board, &full)
             {
                 // The board is judged as it stands once its best T-spin is done: the slot's
                 // covered cells are not holes, they are where the T goes.
-                v = self.structure(&after).value + w.tspin_ready[lines as usize];
+                let after_full = FullBut::new(after.columns());
+                v = self.structure(&after, &after_full).value + w.tspin_ready[lines as usize];
                 t_slot_lines = t_slot_lines.max(lines as u8);
             }
         } else if s.t_slots > 0 && w.tspin_ready != [0; 4] {
-            let full = FullBut::new(board.columns());
             v += w.tspin_ready[best_tspin(board, &full).map_or(0, |(l, _)| l) as usize];
         }
 
@@ -672,21 +672,13 @@ fn cavities(board: &Board, heights: &[i32; WIDTH]) -> i32 {
 }
 
 /// Rows with exactly one empty cell, below the roof.
-fn ready_rows(board: &Board) -> i32 {
+fn ready_rows(board: &Board, full: &FullBut) -> i32 {
     let cols = board.columns();
     let roof = board.roof();
     let below = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
     // Rows full in all columns but x, and empty at x.
-    let mut pre = [!0u64; WIDTH + 1];
-    let mut suf = [!0u64; WIDTH + 1];
-    for x in 0..WIDTH {
-        pre[x + 1] = pre[x] & cols[x];
-    }
-    for x in (0..WIDTH).rev() {
-        suf[x] = suf[x + 1] & cols[x];
-    }
     (0..WIDTH)
-        .map(|x| (pre[x] & suf[x + 1] & !cols[x] & below).count_ones() as i32)
+        .map(|x| (full.at(x, x, 0) & !cols[x] & below).count_ones() as i32)
         .sum()
 }
 
@@ -694,17 +686,8 @@ fn ready_rows(board: &Board) -> i32 {
 /// filled at its bottom row, the row above open three wide, and an overhang on one side (so
 /// the 3-corner rule gives a full spin). Returns (slots, lines of the best slot). Bitwise: row
 /// fullness "except these columns" comes from prefix and suffix ANDs of the columns.
-fn t_slots(board: &Board, heights: &[i32; WIDTH]) -> (u8, u8) {
+fn t_slots(board: &Board, heights: &[i32; WIDTH], full: &FullBut) -> (u8, u8) {
     let cols = board.columns();
-    // pre[i] = rows full in columns 0..i; suf[i] = rows full in columns i..WIDTH.
-    let mut pre = [!0u64; WIDTH + 1];
-    let mut suf = [!0u64; WIDTH + 2];
-    for x in 0..WIDTH {
-        pre[x + 1] = pre[x] & cols[x];
-    }
-    for x in (0..WIDTH).rev() {
-        suf[x] = suf[x + 1] & cols[x];
-    }
     let mut count = 0u8;
     let mut best = 0u8;
     for x in 1..WIDTH - 1 {
@@ -718,8 +701,8 @@ fn t_slots(board: &Board, heights: &[i32; WIDTH]) -> (u8, u8) {
             continue;
         }
         count += 1;
-        let bottom_full = (pre[x] & suf[x + 1]) >> y & 1;
-        let top_full = (pre[x - 1] & suf[x + 2]) >> (y + 1) & 1;
+        let bottom_full = full.at(x, x, 0) >> y & 1;
+        let top_full = full.at(x - 1, x + 1, 0) >> (y + 1) & 1;
         best = best.max((bottom_full + top_full) as u8);
     }
     (count, best)
@@ -899,7 +882,7 @@ mod tests {
         "
         .parse()
         .unwrap();
-        assert_eq!(ready_rows(&b), 2);
+        assert_eq!(ready_rows(&b, &FullBut::new(b.columns())), 2);
     }
 
     #[test]
