@@ -336,7 +336,10 @@ impl Evaluator for DefaultEvaluator {
         let mut v = s.value;
         let mut t_slot_lines = s.t_slot_lines;
         if w.t_cutout {
-            // A full T-spin needs a covered empty cell where the T ends: no holes, no spin.
+            // A full T-spin ends with a filled corner above one of the T's cells (a hole
+            // before the T fills it), except a fifth-kick spin whose only filled top corner is
+            // on the flat side of an east or west T: boards without holes are not asked, and
+            // that rare spin goes without the credit.
             if s.holes > 0
                 && let Some((lines, after)) = best_tspin(board, &full)
             {
