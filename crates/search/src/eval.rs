@@ -531,21 +531,7 @@ fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> 
             if rests == 0 {
                 continue;
             }
-            let clears = full.t_clears(r, x);
-            for lines in (MIN_TSPIN_LINES..=3).rev() {
-                if best.is_some_and(|(l, _)| l >= lines) {
-                    break;
-                }
-                let hits = rests & clears[lines as usize - 1];
-                if hits != 0 {
-                    let pos = (r, x, hits.trailing_zeros());
-                    // Ties go to the first in (orientation, column, row) order.
-                    if best.is_none_or(|(l, p)| lines > l || pos < p) {
-                        best = Some((lines, pos));
-                    }
-                    break;
-                }
-            }
+            offer(&mut best, full, r, x, rests);
         }
     }
     let (lines, pos) = best?;
@@ -555,6 +541,30 @@ fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> 
     Some((lines, pos, fits))
 }
 
+/// Makes the lowest of the centre rows `rows` of a T in orientation `r` at column `x` the best
+/// T-spin when it clears more lines than `best` (at least [`MIN_TSPIN_LINES`]), or as many
+/// and comes first in (orientation, column, row) order.
+fn offer(best: &mut Option<(u32, TPos)>, full: &FullBut, r: usize, x: usize, rows: u64) {
+    let clears = full.t_clears(r, x);
+    for lines in (MIN_TSPIN_LINES..=3).rev() {
+        if best.is_some_and(|(l, _)| l > lines) {
+            return;
+        }
+        // At least `lines`; more was tried first.
+        let hits = rows & clears[lines as usize - 1];
+        if hits != 0 {
+            let pos = (r, x, hits.trailing_zeros());
+            if best.is_none_or(|(l, p)| lines > l || pos < p) {
+                *best = Some((lines, pos));
+            }
+            return;
+        }
+    }
+}
+
+/// The highest stack for [`drops_and_turns_in`]: rows 17 and up free.
+const OPEN_ROOF: u32 = 17;
+
 /// Whether a T reaches `(r, x, y)` with a full spin by the plainest route: straight down from
 /// spawn height in the orientation before its last turn, then that turn, whose first fitting
 /// kick test lands here. `true` proves the full T-spin can be made; `false` proves nothing.
@@ -562,7 +572,7 @@ fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> 
 /// shifts to any column.
 fn drops_and_turns_in(board: &Board, fits: &TFits, (r, x, y): TPos) -> bool {
     use board::{Rotation, Rules, SPAWN_Y, Turn, kicks};
-    if board.roof() > 17 {
+    if board.roof() > OPEN_ROOF {
         return false;
     }
     let (x, y) = (x as i32, y as i32);
@@ -605,8 +615,8 @@ fn drops_and_turns_in(board: &Board, fits: &TFits, (r, x, y): TPos) -> bool {
 }
 
 /// The best full T-spin double or triple a T can make on `board` now, under guideline SRS: its
-/// lines (2 or 3, see [`MIN_TSPIN_LINES`]) and the board after it; `None` when there is none. Ties go to the first in
-/// (orientation, column, row) order, so the answer depends on the board alone. Exact: when the
+/// lines (2 or 3, see [`MIN_TSPIN_LINES`]) and the board after it; `None` when there is none.
+/// Ties go to the first in (orientation, column, row) order, so the answer depends on the board alone. Exact: when the
 /// shape test's best candidate is not proved reachable by a drop and a turn, move generation
 /// decides.
 fn best_tspin(board: &Board, full: &FullBut) -> Option<(u32, Board)> {
@@ -631,18 +641,7 @@ fn generated_best_tspin(board: &Board, full: &FullBut) -> Option<(u32, TPos)> {
             if m == 0 {
                 continue;
             }
-            let clears = full.t_clears(r, x);
-            for lines in (MIN_TSPIN_LINES..=3).rev() {
-                if best.is_some_and(|(l, _)| l >= lines) {
-                    break;
-                }
-                // At least `lines`, and not more (more was tried first).
-                let at = m & clears[lines as usize - 1];
-                if at != 0 {
-                    best = Some((lines, (r, x, at.trailing_zeros())));
-                    break;
-                }
-            }
+            offer(&mut best, full, r, x, m);
         }
     }
     best
