@@ -467,6 +467,9 @@ impl FullBut {
 /// corners almost anywhere, and most are not reachable with a full spin, which only move
 /// generation can tell.
 const MIN_TSPIN_LINES: u32 = 2;
+// `tspin_candidate` skips T positions clearing no row they fill with a single cell: with
+// singles, that would drop T-spin singles in a row of three.
+const _: () = assert!(MIN_TSPIN_LINES >= 2);
 
 /// A T position: orientation index (north, east, south, west), centre column and row.
 type TPos = (usize, usize, u32);
@@ -493,6 +496,16 @@ impl TFits {
 /// full T-spin rests with three corners filled, so none clears more lines than this one. Also where
 /// a T fits, for [`drops_and_turns_in`].
 fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> {
+    // A double or triple clears a row the T fills with one cell, in its centre column: the
+    // point of a north or south T, the row above or below the centre of an east or west one.
+    // So the centre lies next to a row that is full but for that column: `near[x]`.
+    let near: [u64; WIDTH] = std::array::from_fn(|x| {
+        let single = full.at(x, x, 0);
+        (single >> 1) | (single << 1)
+    });
+    if near.iter().all(|&m| m == 0) {
+        return None;
+    }
     let cols = board.columns();
     // at[dy + 1][x + 1], bit y: is cell (x, y + dy) filled, the walls and the floor filled.
     let mut at = [[!0u64; WIDTH + 2]; 3];
@@ -520,7 +533,7 @@ fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> 
     let mut best: Option<(u32, TPos)> = None;
     for x in 0..WIDTH {
         let (tl, tr, bl, br) = (at[2][x], at[2][x + 2], at[0][x], at[0][x + 2]);
-        let three = ((tl & tr & (bl | br)) | (bl & br & (tl | tr))) & below & !c[x + 1];
+        let three = ((tl & tr & (bl | br)) | (bl & br & (tl | tr))) & below & near[x] & !c[x + 1];
         if three == 0 {
             continue;
         }
