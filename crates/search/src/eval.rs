@@ -247,6 +247,7 @@ impl DefaultEvaluator {
         let cols = board.columns();
         // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
         let mut heights = [0i32; WIDTH];
+        let mut hole_cells = [0u64; WIDTH];
         let (mut holes, mut covered, mut max_height) = (0i32, 0i32, 0i32);
         let (mut well_x, mut well_h) = (0usize, i32::MAX);
         for (x, &c) in cols.iter().enumerate() {
@@ -258,6 +259,7 @@ impl DefaultEvaluator {
                 well_x = x;
             }
             let empty = !c & ((1u64 << h) - 1);
+            hole_cells[x] = empty;
             if empty != 0 {
                 holes += empty.count_ones() as i32;
                 covered += ((c >> empty.trailing_zeros()).count_ones() as i32).min(6);
@@ -312,7 +314,7 @@ impl DefaultEvaluator {
         let (t_slots, t_slot_lines) = t_slots(board, &heights, full);
         v += w.t_slot[t_slot_lines as usize];
         if holes > 0 && w.cavities != 0 {
-            v += w.cavities * cavities(board, &heights);
+            v += w.cavities * cavities(&heights, &hole_cells);
         }
         if w.ready_rows != 0 {
             v += w.ready_rows * ready_rows(board, full);
@@ -661,34 +663,48 @@ fn generated_best_tspin(board: &Board, full: &FullBut) -> Option<(u32, TPos)> {
 }
 
 /// Covered empty cells that the sky reaches sideways: a flood of empty cells from every
-/// column's open top, through left, right and down moves.
-fn cavities(board: &Board, heights: &[i32; WIDTH]) -> i32 {
-    let cols = board.columns();
-    let rows = (1u64 << HEIGHT) - 1;
-    let empty: [u64; WIDTH] = std::array::from_fn(|x| !cols[x] & rows);
-    // Open sky: at and above each column's height.
-    let mut reach: [u64; WIDTH] = std::array::from_fn(|x| rows & !((1u64 << heights[x]) - 1));
+/// column's open top, through left, right and down moves. `holes[x]` is column `x`'s covered
+/// empty cells (below its height).
+///
+/// Only covered cells can be new: a move down from a column's open top meets its top filled
+/// cell, so the flood enters the covered cells sideways from a neighbour's open top, then
+/// spreads through covered cells alone.
+fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
+    // Fill each run of `empty` below a cell of `seed`.
+    fn down(mut seed: u64, empty: u64) -> u64 {
+        loop {
+            let next = seed | ((seed >> 1) & empty);
+            if next == seed {
+                return seed;
+            }
+            seed = next;
+        }
+    }
+    let sky = |x: usize| !((1u64 << heights[x]) - 1);
+    let mut reach = [0u64; WIDTH];
+    let mut any = 0;
+    for x in 0..WIDTH {
+        if holes[x] != 0 {
+            let left = if x > 0 { sky(x - 1) } else { 0 };
+            let right = if x + 1 < WIDTH { sky(x + 1) } else { 0 };
+            reach[x] = down(holes[x] & (left | right), holes[x]);
+            any |= reach[x];
+        }
+    }
+    if any == 0 {
+        return 0;
+    }
     loop {
         let mut changed = false;
         for x in 0..WIDTH {
-            let mut r = reach[x];
-            if x > 0 {
-                r |= reach[x - 1] & empty[x];
+            if holes[x] == 0 {
+                continue;
             }
-            if x + 1 < WIDTH {
-                r |= reach[x + 1] & empty[x];
-            }
-            // Down through empty cells: fill each run below a reached cell.
-            let mut down = r;
-            loop {
-                let next = down | ((down >> 1) & empty[x]);
-                if next == down {
-                    break;
-                }
-                down = next;
-            }
-            if down != reach[x] {
-                reach[x] = down;
+            let left = if x > 0 { reach[x - 1] } else { 0 };
+            let right = if x + 1 < WIDTH { reach[x + 1] } else { 0 };
+            let r = down(reach[x] | ((left | right) & holes[x]), holes[x]);
+            if r != reach[x] {
+                reach[x] = r;
                 changed = true;
             }
         }
@@ -696,9 +712,7 @@ fn cavities(board: &Board, heights: &[i32; WIDTH]) -> i32 {
             break;
         }
     }
-    (0..WIDTH)
-        .map(|x| (reach[x] & ((1u64 << heights[x]) - 1)).count_ones() as i32)
-        .sum()
+    reach.iter().map(|r| r.count_ones() as i32).sum()
 }
 
 /// Rows with exactly one empty cell, below the roof.
@@ -887,6 +901,65 @@ mod tests {
         }
     }
 
+    /// [`cavities`] the plain way: the whole flood from the sky over every empty cell.
+    fn cavities_by_flood(board: &Board, heights: &[i32; WIDTH]) -> i32 {
+        let cols = board.columns();
+        let rows = (1u64 << HEIGHT) - 1;
+        let empty: [u64; WIDTH] = std::array::from_fn(|x| !cols[x] & rows);
+        // Open sky: at and above each column's height.
+        let mut reach: [u64; WIDTH] = std::array::from_fn(|x| rows & !((1u64 << heights[x]) - 1));
+        loop {
+            let mut changed = false;
+            for x in 0..WIDTH {
+                let mut r = reach[x];
+                if x > 0 {
+                    r |= reach[x - 1] & empty[x];
+                }
+                if x + 1 < WIDTH {
+                    r |= reach[x + 1] & empty[x];
+                }
+                // Down through empty cells: fill each run below a reached cell.
+                let mut down = r;
+                loop {
+                    let next = down | ((down >> 1) & empty[x]);
+                    if next == down {
+                        break;
+                    }
+                    down = next;
+                }
+                if down != reach[x] {
+                    reach[x] = down;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..WIDTH)
+            .map(|x| (reach[x] & ((1u64 << heights[x]) - 1)).count_ones() as i32)
+            .sum()
+    }
+
+    fn hole_cells(b: &Board) -> [u64; WIDTH] {
+        std::array::from_fn(|x| !b.columns()[x] & ((1u64 << b.column_height(x)) - 1))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The flood over covered cells alone counts what the whole flood from the sky does.
+        #[test]
+        fn cavities_agree_with_the_whole_flood(board in ragged()) {
+            let heights: [i32; WIDTH] = std::array::from_fn(|x| board.column_height(x) as i32);
+            proptest::prop_assert_eq!(
+                cavities(&heights, &hole_cells(&board)),
+                cavities_by_flood(&board, &heights),
+                "on\n{}", board
+            );
+        }
+    }
+
     #[test]
     fn cavities_are_covered_cells_the_sky_reaches() {
         // Column 1 row 0 is covered, but open to the right along row 0: a cavity. Column 8
@@ -898,7 +971,8 @@ mod tests {
         .parse()
         .unwrap();
         let heights: [i32; WIDTH] = std::array::from_fn(|x| b.column_height(x) as i32);
-        assert_eq!(cavities(&b, &heights), 1);
+        assert_eq!(cavities(&heights, &hole_cells(&b)), 1);
+        assert_eq!(cavities_by_flood(&b, &heights), 1);
         let e = eval("##......##\n#......#.#");
         assert_eq!(e.holes, 2);
     }
