@@ -534,6 +534,9 @@ fn tspin_candidate(board: &Board, full: &FullBut) -> Option<(u32, TPos, TFits)> 
     };
     let mut best: Option<(u32, TPos)> = None;
     for x in 0..WIDTH {
+        if near[x] == 0 {
+            continue;
+        }
         let (tl, tr, bl, br) = (at[2][x], at[2][x + 2], at[0][x], at[0][x + 2]);
         let three = ((tl & tr & (bl | br)) | (bl & br & (tl | tr))) & below & near[x] & !c[x + 1];
         if three == 0 {
