@@ -258,11 +258,13 @@ impl DefaultEvaluator {
                 well_h = h;
                 well_x = x;
             }
-            let empty = !c & ((1u64 << h) - 1);
-            hole_cells[x] = empty;
+            // Below its height a column's cells are filled or holes.
+            let empty = h - c.count_ones() as i32;
             if empty != 0 {
-                holes += empty.count_ones() as i32;
-                covered += ((c >> empty.trailing_zeros()).count_ones() as i32).min(6);
+                holes += empty;
+                hole_cells[x] = !c & ((1u64 << h) - 1);
+                // The filled cells from the lowest hole (the first unset bit) up.
+                covered += ((c >> c.trailing_ones()).count_ones() as i32).min(6);
             }
         }
         let mut v = w.holes * holes + w.holes_sq * holes * holes + w.covered_cells * covered;
