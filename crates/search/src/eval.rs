@@ -279,18 +279,32 @@ impl DefaultEvaluator {
         }
         v += w.row_transitions * transitions as i32;
 
-        // Bumpiness, skipping the well (the lowest column, leftmost on ties).
-        let (mut bump, mut bump_sq, mut prev) = (0i32, 0i32, -1i32);
-        for (x, &h) in heights.iter().enumerate() {
-            if x == well_x {
-                continue;
-            }
-            if prev >= 0 {
-                let d = (h - prev).abs();
-                bump += d;
-                bump_sq += d * d;
-            }
-            prev = h;
+        // Bumpiness, skipping the well (the lowest column, leftmost on ties): every neighbour
+        // pair, then the well's two pairs replaced by the pair across it.
+        let (mut bump, mut bump_sq) = (0i32, 0i32);
+        for x in 0..WIDTH - 1 {
+            let d = (heights[x + 1] - heights[x]).abs();
+            bump += d;
+            bump_sq += d * d;
+        }
+        let pair = |a: usize, b: usize| {
+            let d = (heights[a] - heights[b]).abs();
+            (d, d * d)
+        };
+        if well_x > 0 {
+            let (d, d2) = pair(well_x - 1, well_x);
+            bump -= d;
+            bump_sq -= d2;
+        }
+        if well_x + 1 < WIDTH {
+            let (d, d2) = pair(well_x, well_x + 1);
+            bump -= d;
+            bump_sq -= d2;
+        }
+        if well_x > 0 && well_x + 1 < WIDTH {
+            let (d, d2) = pair(well_x - 1, well_x + 1);
+            bump += d;
+            bump_sq += d2;
         }
         v += w.bumpiness * bump + w.bumpiness_sq * bump_sq;
 
