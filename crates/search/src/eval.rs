@@ -762,13 +762,17 @@ fn t_slots(board: &Board, heights: &[i32; WIDTH], full: &FullBut) -> (u8, u8) {
     let mut count = 0u8;
     let mut best = 0u8;
     for x in 1..WIDTH - 1 {
-        let y = heights[x] as u32;
-        if y + 2 >= HEIGHT as u32 {
+        // Both neighbours stand above the column (its bottom corners are filled), one of them
+        // at least three rows (its overhang).
+        let (hl, h, hr) = (heights[x - 1], heights[x], heights[x + 1]);
+        if hl <= h || hr <= h || hl.max(hr) < h + 3 {
             continue;
         }
+        let y = h as u32;
         let (l, r) = (cols[x - 1] >> y, cols[x + 1] >> y);
-        // Both bottom corners filled, the three cells above open, one overhang.
-        if l & r & 1 == 0 || (l | r | (cols[x] >> y)) & 2 != 0 || (l | r) & 4 == 0 {
+        // Both bottom corners filled, the three cells above open (the column's own is above its
+        // height), one overhang.
+        if l & r & 1 == 0 || (l | r) & 2 != 0 || (l | r) & 4 == 0 {
             continue;
         }
         count += 1;
