@@ -625,9 +625,9 @@ fn drops_and_turns_in(board: &Board, fits: &TFits, (r, x, y): TPos) -> bool {
 
 /// The best full T-spin double or triple a T can make on `board` now, under guideline SRS: its
 /// lines (2 or 3, see [`MIN_TSPIN_LINES`]) and the board after it; `None` when there is none.
-/// Ties go to the first in (orientation, column, row) order, so the answer depends on the board alone. Exact: when the
-/// shape test's best candidate is not proved reachable by a drop and a turn, move generation
-/// decides.
+/// Ties go to the first in (orientation, column, row) order, so the answer depends on the
+/// board alone. Exact: when the shape test's best candidate is not proved reachable by a drop
+/// and a turn, move generation decides.
 fn best_tspin(board: &Board, full: &FullBut) -> Option<(u32, Board)> {
     let (lines, pos, fits) = tspin_candidate(board, full)?;
     let best = if drops_and_turns_in(board, &fits, pos) {
