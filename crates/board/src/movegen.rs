@@ -226,7 +226,7 @@ fn run_plain<const P: usize, const PLUS: bool>(
     out: &mut Vec<Placement>,
 ) {
     let mut f = Flood::<NoTrack>::new();
-    if !f.flood::<P, PLUS>(board, spawn) {
+    if !f.flood_any::<P, PLUS>(board, spawn) {
         return; // Blocked spawn: the game is over, nothing can be placed.
     }
     let piece = Piece::ALL[P];
@@ -235,7 +235,7 @@ fn run_plain<const P: usize, const PLUS: bool>(
 
 fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) -> u32 {
     let mut f = Flood::<NoTrack>::new();
-    if !f.flood::<P, PLUS>(board, spawn) {
+    if !f.flood_any::<P, PLUS>(board, spawn) {
         return 0;
     }
     let mut n = 0;
@@ -426,8 +426,148 @@ impl<T: Track> Flood<T> {
         board: &Board,
         spawn_rule: Spawn,
     ) -> bool {
+        let f = self;
+        f.build_fits::<P>(board);
+        let spawn_node = node(0, SPAWN_X as usize);
+        let Some(spawn) = spawn_row(f.fits[spawn_node], spawn_rule) else {
+            return false;
+        };
+        f.reach[spawn_node] = spawn;
+
+        let mut done = [0u64; NODES];
+        let mut dirty: u64 = 1 << spawn_node;
+        f.close::<P, PLUS>(&mut dirty, &mut done);
+        true
+    }
+
+    /// [`Flood::flood_open`] when the board is open, else [`Flood::flood`]; `false` when the
+    /// spawn is blocked.
+    #[inline(always)]
+    fn flood_any<const P: usize, const PLUS: bool>(
+        &mut self,
+        board: &Board,
+        spawn_rule: Spawn,
+    ) -> bool {
+        if board.roof() <= SURFACE_ROOF {
+            self.flood_open::<P, PLUS>(board);
+            true
+        } else {
+            self.flood::<P, PLUS>(board, spawn_rule)
+        }
+    }
+
+    /// Expands the dirty nodes until nothing is left: the closure of `reach` under every move.
+    #[inline(always)]
+    fn close<const P: usize, const PLUS: bool>(
+        &mut self,
+        dirty: &mut u64,
+        done: &mut [u64; NODES],
+    ) {
+        // One orientation at a time until nothing is left: the orientation is then a constant
+        // in each loop, not a jump per node. The closure does not depend on the order.
+        while *dirty != 0 {
+            self.drain::<P, PLUS, 0>(dirty, done);
+            self.drain::<P, PLUS, 1>(dirty, done);
+            self.drain::<P, PLUS, 2>(dirty, done);
+            self.drain::<P, PLUS, 3>(dirty, done);
+        }
+    }
+
+    /// [`Flood::flood`] on an open board (its roof at most [`SURFACE_ROOF`]), seeded with every
+    /// straight drop instead of the spawn alone.
+    ///
+    /// Above such a stack every piece turns and shifts freely at spawn height, so each node's
+    /// highest run of fitting rows (from the ceiling down to where the piece first meets the
+    /// stack) is reachable at once. The rows a node fits below that run are hidden under an
+    /// overhang; only moves into nodes with hidden rows can add anything, so only those are
+    /// tried from the seeds (a turn whole, all its kick tests in order, so the first test that
+    /// fits still wins), and the ordinary worklist closes from what they enter. Boards
+    /// without hidden rows stop after the seeding. The result is the same closure as
+    /// [`Flood::flood`]: every seeded row is reachable, and the set is closed under every move.
+    #[inline(always)]
+    fn flood_open<const P: usize, const PLUS: bool>(&mut self, board: &Board) {
+        debug_assert!(board.roof() <= SURFACE_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
+        f.build_fits::<P>(board);
+        let mut done = [0u64; NODES];
+        // Nodes with hidden rows, one bit per node.
+        let mut hid = 0u64;
+        let rots = if piece == Piece::O { 1 } else { 4 };
+        for r in 0..rots {
+            for x in 0..WIDTH {
+                let n = node(r, x);
+                let fits = f.fits[n];
+                // The run from the highest fitting row down (flipped: from the lowest bit up).
+                let drop = fall(fits & fits.wrapping_neg(), fits);
+                f.reach[n] = drop;
+                done[n] = drop;
+                hid |= ((fits & !drop != 0) as u64) << n;
+            }
+        }
+        if hid == 0 {
+            return;
+        }
+        let mut dirty = 0u64;
+        // Shifts into a hidden node, from either neighbour.
+        let mut from = hid << 1 | hid >> 1;
+        while from != 0 {
+            let n = from.trailing_zeros() as usize;
+            from &= from - 1;
+            let rows = f.reach[n];
+            f.enter(n.wrapping_sub(1) & (NODES - 1), rows, &mut dirty);
+            f.enter((n + 1) & (NODES - 1), rows, &mut dirty);
+        }
+        if piece != Piece::O {
+            f.seed_turns::<P, PLUS, 0>(hid, &mut dirty);
+            f.seed_turns::<P, PLUS, 1>(hid, &mut dirty);
+            f.seed_turns::<P, PLUS, 2>(hid, &mut dirty);
+            f.seed_turns::<P, PLUS, 3>(hid, &mut dirty);
+        }
+        f.close::<P, PLUS>(&mut dirty, &mut done);
+    }
+
+    /// Turns the seeded rows of every orientation-`R` node that has a kick test into a node of
+    /// `hid`.
+    #[inline(always)]
+    fn seed_turns<const P: usize, const PLUS: bool, const R: usize>(
+        &mut self,
+        hid: u64,
+        dirty: &mut u64,
+    ) {
+        self.seed_turn::<P, PLUS, R, 0>(hid, dirty);
+        self.seed_turn::<P, PLUS, R, 1>(hid, dirty);
+        self.seed_turn::<P, PLUS, R, 2>(hid, dirty);
+    }
+
+    /// [`Flood::seed_turns`] for turn `TURN` (cw, ccw, half): the sources are the nodes one of
+    /// whose kick tests lands in `hid`.
+    #[inline(always)]
+    fn seed_turn<const P: usize, const PLUS: bool, const R: usize, const TURN: usize>(
+        &mut self,
+        hid: u64,
+        dirty: &mut u64,
+    ) {
+        let turn = const { STEPS[PLUS as usize][P][R] };
+        let mut from = 0u64;
+        for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
+            // Node n kicks into n + dn (mod NODES, as `kick` does).
+            from |= hid.rotate_right(step.dn as i32 as u32 & 63);
+        }
+        from &= 0xffffu64 << (R * STRIDE);
+        while from != 0 {
+            let n = from.trailing_zeros() as usize;
+            from &= from - 1;
+            let rows = self.reach[n];
+            self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
+        }
+    }
+
+    /// The rows where piece `P` fits, by node, in `fits` (O in its north orientation only:
+    /// its turns never change its cells, so its closure is that of north alone).
+    #[inline(always)]
+    fn build_fits<const P: usize>(&mut self, board: &Board) {
+        let piece = Piece::ALL[P];
         // shifted[dy + 2][cx + 2]: bit b is "cell (cx, FLIP - b + dy) is blocked", with the walls,
         // the floor and the ceiling blocked. Cell offsets are within -2..=2.
         let mut shifted = [[!0u64; WIDTH + 4]; 5];
@@ -444,32 +584,13 @@ impl<T: Track> Flood<T> {
                 };
             }
         }
-        // O turns never change its cells, so its closure is that of north alone. Centres outside
-        // 0..10 never fit any piece, so padding nodes stay zero.
-        f.fits_of::<P, 0>(&shifted);
+        // Centres outside 0..10 never fit any piece, so padding nodes stay zero.
+        self.fits_of::<P, 0>(&shifted);
         if piece != Piece::O {
-            f.fits_of::<P, 1>(&shifted);
-            f.fits_of::<P, 2>(&shifted);
-            f.fits_of::<P, 3>(&shifted);
+            self.fits_of::<P, 1>(&shifted);
+            self.fits_of::<P, 2>(&shifted);
+            self.fits_of::<P, 3>(&shifted);
         }
-
-        let spawn_node = node(0, SPAWN_X as usize);
-        let Some(spawn) = spawn_row(f.fits[spawn_node], spawn_rule) else {
-            return false;
-        };
-        f.reach[spawn_node] = spawn;
-
-        let mut done = [0u64; NODES];
-        let mut dirty: u64 = 1 << spawn_node;
-        // One orientation at a time until nothing is left: the orientation is then a constant
-        // in each loop, not a jump per node. The closure does not depend on the order.
-        while dirty != 0 {
-            f.drain::<P, PLUS, 0>(&mut dirty, &mut done);
-            f.drain::<P, PLUS, 1>(&mut dirty, &mut done);
-            f.drain::<P, PLUS, 2>(&mut dirty, &mut done);
-            f.drain::<P, PLUS, 3>(&mut dirty, &mut done);
-        }
-        true
     }
 
     /// The rows where piece `P` in orientation `R` fits, at every column, from the pre-shifted
