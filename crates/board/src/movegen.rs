@@ -449,7 +449,7 @@ impl<T: Track> Flood<T> {
         spawn_rule: Spawn,
     ) -> bool {
         if board.roof() <= SURFACE_ROOF {
-            self.flood_open::<P, PLUS>(board);
+            self.flood_open::<P, PLUS>(board, |_| 0);
             true
         } else {
             self.flood::<P, PLUS>(board, spawn_rule)
@@ -484,12 +484,20 @@ impl<T: Track> Flood<T> {
     /// fits still wins), and the ordinary worklist closes from what they enter. Boards
     /// without hidden rows stop after the seeding. The result is the same closure as
     /// [`Flood::flood`]: every seeded row is reachable, and the set is closed under every move.
+    ///
+    /// `extra(fits)` names more nodes (one bit each) whose every entry by a turn must be
+    /// recorded in the track, as the spin test needs where a T could rest with three corners.
     #[inline(always)]
-    fn flood_open<const P: usize, const PLUS: bool>(&mut self, board: &Board) {
+    fn flood_open<const P: usize, const PLUS: bool>(
+        &mut self,
+        board: &Board,
+        extra: impl FnOnce(&[u64; NODES]) -> u64,
+    ) {
         debug_assert!(board.roof() <= SURFACE_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
+        let extra = extra(&f.fits);
         let mut done = [0u64; NODES];
         // Nodes with hidden rows, one bit per node.
         let mut hid = 0u64;
@@ -505,7 +513,7 @@ impl<T: Track> Flood<T> {
                 hid |= ((fits & !drop != 0) as u64) << n;
             }
         }
-        if hid == 0 {
+        if hid | extra == 0 {
             return;
         }
         let mut dirty = 0u64;
@@ -519,40 +527,41 @@ impl<T: Track> Flood<T> {
             f.enter((n + 1) & (NODES - 1), rows, &mut dirty);
         }
         if piece != Piece::O {
-            f.seed_turns::<P, PLUS, 0>(hid, &mut dirty);
-            f.seed_turns::<P, PLUS, 1>(hid, &mut dirty);
-            f.seed_turns::<P, PLUS, 2>(hid, &mut dirty);
-            f.seed_turns::<P, PLUS, 3>(hid, &mut dirty);
+            let to = hid | extra;
+            f.seed_turns::<P, PLUS, 0>(to, &mut dirty);
+            f.seed_turns::<P, PLUS, 1>(to, &mut dirty);
+            f.seed_turns::<P, PLUS, 2>(to, &mut dirty);
+            f.seed_turns::<P, PLUS, 3>(to, &mut dirty);
         }
         f.close::<P, PLUS>(&mut dirty, &mut done);
     }
 
     /// Turns the seeded rows of every orientation-`R` node that has a kick test into a node of
-    /// `hid`.
+    /// `to`.
     #[inline(always)]
     fn seed_turns<const P: usize, const PLUS: bool, const R: usize>(
         &mut self,
-        hid: u64,
+        to: u64,
         dirty: &mut u64,
     ) {
-        self.seed_turn::<P, PLUS, R, 0>(hid, dirty);
-        self.seed_turn::<P, PLUS, R, 1>(hid, dirty);
-        self.seed_turn::<P, PLUS, R, 2>(hid, dirty);
+        self.seed_turn::<P, PLUS, R, 0>(to, dirty);
+        self.seed_turn::<P, PLUS, R, 1>(to, dirty);
+        self.seed_turn::<P, PLUS, R, 2>(to, dirty);
     }
 
     /// [`Flood::seed_turns`] for turn `TURN` (cw, ccw, half): the sources are the nodes one of
-    /// whose kick tests lands in `hid`.
+    /// whose kick tests lands in `to`.
     #[inline(always)]
     fn seed_turn<const P: usize, const PLUS: bool, const R: usize, const TURN: usize>(
         &mut self,
-        hid: u64,
+        to: u64,
         dirty: &mut u64,
     ) {
         let turn = const { STEPS[PLUS as usize][P][R] };
         let mut from = 0u64;
         for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
             // Node n kicks into n + dn (mod NODES, as `kick` does).
-            from |= hid.rotate_right(step.dn as i32 as u32 & 63);
+            from |= to.rotate_right(step.dn as i32 as u32 & 63);
         }
         from &= 0xffffu64 << (R * STRIDE);
         while from != 0 {
@@ -839,28 +848,46 @@ impl Flood<SpinTrack> {
         spawn: Spawn,
         mut visit: impl FnMut(Rotation, usize, u64, Spin),
     ) {
-        let mut f = Self::new();
-        if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
-            return;
-        }
-        let spawn_node = node(0, SPAWN_X as usize);
-        let spawned = spawn_row(f.fits[spawn_node], spawn).unwrap_or(0);
         // Columns as seen by the corner test, flipped, one wall column each side: outside the
         // board is filled, and so is the floor (bits 40 and up). Column x is `walled[x + 1]`.
         let mut walled = [!0u64; WIDTH + 2];
         for (w, &c) in walled[1..].iter_mut().zip(board.columns()) {
             *w = flip(c) | !ROWS;
         }
-        let t = &f.track;
-        for x in 0..WIDTH {
+        // Bit b of each: is that corner of a centre at row FLIP - b filled (the floor and the
+        // ceiling count). Corners by column: top left, top right, bottom left, bottom right.
+        let corners = |x: usize| {
             let (left, right) = (walled[x], walled[x + 2]);
-            // Bit b of each: is that corner of a centre at row FLIP - b filled (the floor and
-            // the ceiling count).
-            let tl = (left << 1) | 1;
-            let tr = (right << 1) | 1;
-            let bl = left >> 1;
-            let br = right >> 1;
-            let three = (tl & tr & (bl | br)) | (bl & br & (tl | tr));
+            ((left << 1) | 1, (right << 1) | 1, left >> 1, right >> 1)
+        };
+        let threes: [u64; WIDTH] = std::array::from_fn(|x| {
+            let (tl, tr, bl, br) = corners(x);
+            (tl & tr & (bl | br)) | (bl & br & (tl | tr))
+        });
+        let mut f = Self::new();
+        if board.roof() <= SURFACE_ROOF {
+            // Every node where a T could rest with three corners filled needs its entries by
+            // a turn recorded.
+            f.flood_open::<{ Piece::T as usize }, PLUS>(board, |fits| {
+                let mut nodes = 0u64;
+                for r in 0..4 {
+                    for (x, &three) in threes.iter().enumerate() {
+                        let n = node(r, x);
+                        let rests = fits[n] & !(fits[n] >> 1);
+                        nodes |= ((rests & three != 0) as u64) << n;
+                    }
+                }
+                nodes
+            });
+        } else if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
+            return;
+        }
+        let spawn_node = node(0, SPAWN_X as usize);
+        // On an open board the spawn position fits whatever the rule.
+        let spawned = spawn_row(f.fits[spawn_node], spawn).unwrap_or(0);
+        let t = &f.track;
+        for (x, &three) in threes.iter().enumerate() {
+            let (tl, tr, bl, br) = corners(x);
             // Front corners by orientation, clockwise from north.
             let fronts = [tl & tr, tr & br, br & bl, bl & tl];
             for (r, &front) in fronts.iter().enumerate() {
