@@ -2,7 +2,7 @@
 
 mod common;
 
-use board::{Board, HEIGHT, Piece, Rules, WIDTH, generate};
+use board::{Board, HEIGHT, Piece, Rules, Spawn, WIDTH, count, generate};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
@@ -130,6 +130,29 @@ proptest! {
             prop_assert!(
                 missing.is_empty() && extra.is_empty(),
                 "{piece:?} {rules:?}\n{board}missing {missing:?}\nextra {extra:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn count_is_the_number_of_reference_placements(
+        board in boards(),
+        rules in rules(),
+        rise in any::<bool>(),
+    ) {
+        let spawn = if rise { Spawn::Rise } else { Spawn::NoRise };
+        for piece in Piece::ALL {
+            let slow = common::reference_spawning(&board, piece, rules, rise);
+            let by_cells: BTreeSet<_> = slow.iter().map(|(cells, _)| cells.clone()).collect();
+            prop_assert_eq!(
+                count(&board, piece, rules, spawn, false) as usize,
+                by_cells.len(),
+                "{:?} {:?} rise {}\n{}", piece, rules, rise, board
+            );
+            prop_assert_eq!(
+                count(&board, piece, rules, spawn, true) as usize,
+                slow.len(),
+                "{:?} {:?} rise {} with spins\n{}", piece, rules, rise, board
             );
         }
     }
