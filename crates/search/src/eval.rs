@@ -170,47 +170,52 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        // Tuned by SPSA in the arena (docs/tuning/README.md has the command, the log and the
-        // plot), then accepted by an SPRT against the hand-set weights (H1 after 256 games,
-        // +74 Elo): tetris-tt versus --a docs/arena/ponder.json
+        // Tuned by SPSA in the arena twice (docs/tuning/README.md has the commands, the logs
+        // and the plots). The first run was accepted by an SPRT against the hand-set weights
+        // (H1 after 256 games, +74 Elo): tetris-tt versus --a docs/arena/ponder.json
         // --b docs/arena/hand_weights_frames1_ponder.json --sprt 0,20 --preset ppt-surge.
+        // The second (stop 21) tuned every weight but `danger_15`, `well_column` and `attack`
+        // over the T-spin cutout, from the first run's weights with the cutout's hand-set
+        // bonus (docs/arena/ponder_cutout.json); accepted by an SPRT [0, 20] against those,
+        // both pondering, H1 after 1,468 games, A 781-687, +22.3 +- 17.8 Elo: tetris-tt
+        // versus --a docs/arena/tuned2_ponder.json --b docs/arena/ponder_cutout.json
+        // --games 2000 --sprt 0,20 --preset ppt-surge.
         Weights {
-            holes: -163,
-            holes_sq: -2,
-            covered_cells: -24,
-            row_transitions: -18,
-            bumpiness: -20,
-            bumpiness_sq: -6,
-            height: -31,
-            danger_10: -153,
+            holes: -147,
+            holes_sq: -6,
+            covered_cells: -30,
+            row_transitions: -27,
+            bumpiness: -19,
+            bumpiness_sq: -8,
+            height: -25,
+            danger_10: -155,
             danger_15: -500,
-            well_depth: 55,
+            well_depth: 62,
             well_column: [20, 23, 20, 50, 59, 21, 59, 10, -10, 24],
-            t_slot: [0, 136, 222, 375],
-            t_slot_with_t: 91,
-            b2b_standing: 44,
-            hold_t_or_i: 20,
-            clear: [0, -132, -99, -66, 459],
-            mini_tspin: [0, -160, -83],
-            tspin: [0, 132, 383, 574],
-            perfect_clear: 986,
-            b2b_clear: 112,
-            combo_attack: 158,
+            t_slot: [0, 115, 232, 325],
+            t_slot_with_t: 85,
+            b2b_standing: 50,
+            hold_t_or_i: 26,
+            clear: [0, -151, -105, -64, 457],
+            mini_tspin: [0, -182, -83],
+            tspin: [0, 120, 317, 560],
+            perfect_clear: 1079,
+            b2b_clear: 105,
+            combo_attack: 170,
             attack: 0,
-            wasted_t: -152,
-            cavities: -12,
-            // The T-spin cutout, with its bonus set by hand (doubles 250, triples 400):
-            // SPRT [0, 20] against the same weights without it, both pondering, H1 after 778
-            // games, +33.1 +- 24.5 Elo: tetris-tt versus --a docs/arena/ponder_cutout.json
-            // --b docs/arena/ponder.json --sprt 0,20 --preset ppt-surge. Self-play attack per
-            // piece 0.818 -> 0.863 (seeds 1 to 5 x 1000 pieces).
-            tspin_ready: [0, 100, 250, 400],
+            wasted_t: -155,
+            cavities: -9,
+            // The T-spin cutout (stop 20) first won with a hand-set bonus (doubles 250, triples
+            // 400): SPRT [0, 20] against the same weights without it, both pondering, H1 after
+            // 778 games, +33.1 +- 24.5 Elo (docs/arena/ponder_cutout.json against
+            // docs/arena/ponder.json); the second tuning run moved the bonus on.
+            tspin_ready: [0, 100, 253, 397],
             t_cutout: true,
-            ready_rows: 11,
+            ready_rows: 8,
             // The time terms were first measured alone: frames -1 against 0 (both pondering),
             // SPRT [0, 20], H1 after 132 games, +114.5 +- 62.2 Elo; the tuner moved them on.
             frames: -2,
-            clear_frames: -1,
+            clear_frames: -2,
             incoming_height: 0,
         }
     }
