@@ -449,7 +449,7 @@ impl<T: Track> Flood<T> {
         spawn_rule: Spawn,
     ) -> bool {
         if board.roof() <= SURFACE_ROOF {
-            self.flood_open::<P, PLUS>(board, |_| 0);
+            self.flood_open::<P, PLUS>(board, |_, _| 0);
             true
         } else {
             self.flood::<P, PLUS>(board, spawn_rule)
@@ -485,22 +485,22 @@ impl<T: Track> Flood<T> {
     /// without hidden rows stop after the seeding. The result is the same closure as
     /// [`Flood::flood`]: every seeded row is reachable, and the set is closed under every move.
     ///
-    /// `extra(fits)` names more nodes (one bit each) whose every entry by a turn must be
-    /// recorded in the track, as the spin test needs where a T could rest with three corners.
+    /// `extra(x, fits)` gives more rows of a node at column `x` whose every entry by a turn
+    /// must be recorded in the track, as the spin test needs where a T could rest with three
+    /// corners; a node with such rows is a target like one with hidden rows.
     #[inline(always)]
     fn flood_open<const P: usize, const PLUS: bool>(
         &mut self,
         board: &Board,
-        extra: impl FnOnce(&[u64; NODES]) -> u64,
+        extra: impl Fn(usize, u64) -> u64,
     ) {
         debug_assert!(board.roof() <= SURFACE_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
-        let extra = extra(&f.fits);
         let mut done = [0u64; NODES];
-        // Nodes with hidden rows, one bit per node.
-        let mut hid = 0u64;
+        // Target nodes (hidden rows, or `extra` rows), one bit per node.
+        let mut to = 0u64;
         let rots = if piece == Piece::O { 1 } else { 4 };
         for r in 0..rots {
             for x in 0..WIDTH {
@@ -510,15 +510,15 @@ impl<T: Track> Flood<T> {
                 let drop = fall(fits & fits.wrapping_neg(), fits);
                 f.reach[n] = drop;
                 done[n] = drop;
-                hid |= ((fits & !drop != 0) as u64) << n;
+                to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
             }
         }
-        if hid | extra == 0 {
+        if to == 0 {
             return;
         }
         let mut dirty = 0u64;
-        // Shifts into a hidden node, from either neighbour.
-        let mut from = hid << 1 | hid >> 1;
+        // Shifts into a target node, from either neighbour (only hidden rows can be new there).
+        let mut from = to << 1 | to >> 1;
         while from != 0 {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
@@ -527,7 +527,6 @@ impl<T: Track> Flood<T> {
             f.enter((n + 1) & (NODES - 1), rows, &mut dirty);
         }
         if piece != Piece::O {
-            let to = hid | extra;
             f.seed_turns::<P, PLUS, 0>(to, &mut dirty);
             f.seed_turns::<P, PLUS, 1>(to, &mut dirty);
             f.seed_turns::<P, PLUS, 2>(to, &mut dirty);
@@ -868,16 +867,8 @@ impl Flood<SpinTrack> {
         if board.roof() <= SURFACE_ROOF {
             // Every node where a T could rest with three corners filled needs its entries by
             // a turn recorded.
-            f.flood_open::<{ Piece::T as usize }, PLUS>(board, |fits| {
-                let mut nodes = 0u64;
-                for r in 0..4 {
-                    for (x, &three) in threes.iter().enumerate() {
-                        let n = node(r, x);
-                        let rests = fits[n] & !(fits[n] >> 1);
-                        nodes |= ((rests & three != 0) as u64) << n;
-                    }
-                }
-                nodes
+            f.flood_open::<{ Piece::T as usize }, PLUS>(board, |x, fits| {
+                fits & !(fits >> 1) & threes[x]
             });
         } else if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
             return;
