@@ -13,13 +13,24 @@ fn main() {
         .unwrap_or(10_000);
     let only_board = std::env::args().nth(2).filter(|b| b != "all");
     let pieces: Vec<Piece> = match std::env::args().nth(3) {
-        Some(p) => p.chars().filter_map(Piece::from_char).collect(),
+        Some(p) => match p.chars().map(Piece::from_char).collect::<Option<Vec<_>>>() {
+            Some(v) if !v.is_empty() => v,
+            _ => fail(&format!("pieces must be letters of IOTLJSZ, got {p:?}")),
+        },
         None => Piece::ALL.to_vec(),
     };
     let boards: Vec<_> = benches::named_boards()
         .into_iter()
         .filter(|(name, _)| only_board.as_deref().is_none_or(|b| b == *name))
         .collect();
+    if boards.is_empty() {
+        let names: Vec<_> = benches::named_boards().iter().map(|(n, _)| *n).collect();
+        fail(&format!(
+            "no board named {:?} (boards: {}, or all)",
+            only_board.unwrap_or_default(),
+            names.join(", ")
+        ));
+    }
     let mut out = Vec::with_capacity(128);
     let mut total = 0;
     for _ in 0..n {
@@ -31,4 +42,9 @@ fn main() {
         }
     }
     println!("{total}");
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("movegen_loop: {message}");
+    std::process::exit(2)
 }
