@@ -11,7 +11,7 @@
 
 use crate::board::{Board, HEIGHT, ROWS, WIDTH};
 use crate::piece::{Piece, Rotation, Rules, Spin};
-use crate::position::{Input, InputCosts, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
+use crate::position::{Input, InputCosts, OPEN_ROOF, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
 
 /// A place where a piece can lock, in the rules.md (TBP) frame.
 ///
@@ -226,7 +226,7 @@ fn run_plain<const P: usize, const PLUS: bool>(
     out: &mut Vec<Placement>,
 ) {
     let mut f = Flood::<NoTrack>::new();
-    if !f.flood_any::<P, PLUS>(board, spawn) {
+    if !f.flood_any::<P, PLUS>(board, spawn, |_, _| 0) {
         return; // Blocked spawn: the game is over, nothing can be placed.
     }
     let piece = Piece::ALL[P];
@@ -235,7 +235,7 @@ fn run_plain<const P: usize, const PLUS: bool>(
 
 fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) -> u32 {
     let mut f = Flood::<NoTrack>::new();
-    if !f.flood_any::<P, PLUS>(board, spawn) {
+    if !f.flood_any::<P, PLUS>(board, spawn, |_, _| 0) {
         return 0;
     }
     let mut n = 0;
@@ -440,16 +440,17 @@ impl<T: Track> Flood<T> {
         true
     }
 
-    /// [`Flood::flood_open`] when the board is open, else [`Flood::flood`]; `false` when the
-    /// spawn is blocked.
+    /// [`Flood::flood_open`] (with `extra`) when the board is open, else [`Flood::flood`];
+    /// `false` when the spawn is blocked.
     #[inline(always)]
     fn flood_any<const P: usize, const PLUS: bool>(
         &mut self,
         board: &Board,
         spawn_rule: Spawn,
+        extra: impl Fn(usize, u64) -> u64,
     ) -> bool {
-        if board.roof() <= SURFACE_ROOF {
-            self.flood_open::<P, PLUS>(board, |_, _| 0);
+        if board.roof() <= OPEN_ROOF {
+            self.flood_open::<P, PLUS>(board, extra);
             true
         } else {
             self.flood::<P, PLUS>(board, spawn_rule)
@@ -473,7 +474,7 @@ impl<T: Track> Flood<T> {
         }
     }
 
-    /// [`Flood::flood`] on an open board (its roof at most [`SURFACE_ROOF`]), seeded with every
+    /// [`Flood::flood`] on an open board (its roof at most [`OPEN_ROOF`]), seeded with every
     /// straight drop instead of the spawn alone.
     ///
     /// Above such a stack every piece turns and shifts freely at spawn height, so each node's
@@ -494,7 +495,7 @@ impl<T: Track> Flood<T> {
         board: &Board,
         extra: impl Fn(usize, u64) -> u64,
     ) {
-        debug_assert!(board.roof() <= SURFACE_ROOF);
+        debug_assert!(board.roof() <= OPEN_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
@@ -757,16 +758,12 @@ impl Flood<NoTrack> {
     }
 }
 
-/// The highest a board's stack may stand for the surface shortcut: rows 17 to 21 stay free,
-/// so every piece turns and shifts freely at spawn height and reaches every column.
-const SURFACE_ROOF: u32 = 17;
-
 /// The column heights, when the board has no overhang (every column filled from the floor
 /// up without a gap) and its stack leaves the spawn rows free. Then every placement is the
 /// straight drop of one (orientation, column), and the flood is not needed.
 #[inline]
 fn surface(board: &Board) -> Option<[i32; WIDTH]> {
-    if board.roof() > SURFACE_ROOF {
+    if board.roof() > OPEN_ROOF {
         return None;
     }
     let cols = board.columns();
@@ -864,13 +861,10 @@ impl Flood<SpinTrack> {
             (tl & tr & (bl | br)) | (bl & br & (tl | tr))
         });
         let mut f = Self::new();
-        if board.roof() <= SURFACE_ROOF {
-            // Every node where a T could rest with three corners filled needs its entries by
-            // a turn recorded.
-            f.flood_open::<{ Piece::T as usize }, PLUS>(board, |x, fits| {
-                fits & !(fits >> 1) & threes[x]
-            });
-        } else if !f.flood::<{ Piece::T as usize }, PLUS>(board, spawn) {
+        // On an open board, every node where a T could rest with three corners filled needs
+        // its entries by a turn recorded.
+        let rests_with_three = |x: usize, fits: u64| fits & !(fits >> 1) & threes[x];
+        if !f.flood_any::<{ Piece::T as usize }, PLUS>(board, spawn, rests_with_three) {
             return;
         }
         let spawn_node = node(0, SPAWN_X as usize);

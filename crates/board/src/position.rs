@@ -13,6 +13,10 @@ pub const SPAWN_X: i8 = 4;
 pub const SPAWN_Y: i8 = 19;
 /// A placement whose every cell is at or above this row locks out (ends the game).
 pub const LOCK_OUT_ROW: i8 = 20;
+/// The highest roof of an open board: with rows 17 and up free, a piece at spawn height turns
+/// and shifts freely to every column, so any position it can drop straight down to is
+/// reachable. Move generation's shortcuts and the evaluator's T-spin proof rely on it.
+pub const OPEN_ROOF: u32 = 17;
 
 /// A piece in a given orientation with its rotation centre at `(x, y)`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

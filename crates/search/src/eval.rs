@@ -576,16 +576,13 @@ fn offer(best: &mut Option<(u32, TPos)>, full: &FullBut, r: usize, x: usize, row
     }
 }
 
-/// The highest stack for [`drops_and_turns_in`]: rows 17 and up free.
-const OPEN_ROOF: u32 = 17;
-
 /// Whether a T reaches `(r, x, y)` with a full spin by the plainest route: straight down from
 /// spawn height in the orientation before its last turn, then that turn, whose first fitting
 /// kick test lands here. `true` proves the full T-spin can be made; `false` proves nothing.
 /// Asked only when the stack leaves rows 17 and up free, where a T at spawn height turns and
 /// shifts to any column.
 fn drops_and_turns_in(board: &Board, fits: &TFits, (r, x, y): TPos) -> bool {
-    use board::{Rotation, Rules, SPAWN_Y, Turn, kicks};
+    use board::{OPEN_ROOF, Rotation, Rules, SPAWN_Y, Turn, kicks};
     if board.roof() > OPEN_ROOF {
         return false;
     }
