@@ -64,6 +64,8 @@ pub struct DepthCounters {
 pub(crate) struct Buffers {
     pub(crate) levels: Vec<Vec<Node>>,
     pub(crate) children: Vec<Node>,
+    /// The children's ranks, for selecting the best of them (see `select`).
+    pub(crate) ranks: Vec<u64>,
     pub(crate) merge: HashTable<u32>,
     pub(crate) placements: Vec<Placement>,
     /// A parent's placements locked, waiting to be scored.
@@ -88,6 +90,7 @@ impl Buffers {
                 .map(|l| l.capacity() * size_of::<Node>())
                 .sum::<usize>()
             + self.children.capacity() * size_of::<Node>()
+            + self.ranks.capacity() * size_of::<u64>()
             + self.merge.allocation_size()
             + self.placements.capacity() * size_of::<Placement>()
             + self.locked.capacity() * size_of::<Locked>()
@@ -204,8 +207,7 @@ pub(crate) fn run_pass<E: Evaluator>(
         if buf.children.is_empty() {
             break;
         }
-        select(&mut buf.children, pass.width);
-        rest[0].extend_from_slice(&buf.children);
+        select(&buf.children, pass.width, &mut buf.ranks, &mut rest[0]);
         last_full = d + 1;
     }
     if last_full == 0 {
@@ -603,14 +605,28 @@ fn keep_merged(
     }
 }
 
-/// Keeps the best `width` children, sorted best first; ties go to the earlier-generated one.
-fn select(children: &mut Vec<Node>, width: usize) {
-    let cmp = |a: &Node, b: &Node| b.total.cmp(&a.total).then(a.seq.cmp(&b.seq));
-    if children.len() > width {
-        children.select_nth_unstable_by(width - 1, cmp);
-        children.truncate(width);
+/// Appends the best `width` children to `level`, best first; ties go to the earlier-generated
+/// one. Children are ranked through `ranks`, one `u64` each, rather than moved: a node is large
+/// and a depth has thousands of children, so only the chosen ones are copied, once.
+fn select(children: &[Node], width: usize, ranks: &mut Vec<u64>, level: &mut Vec<Node>) {
+    ranks.clear();
+    ranks.extend(children.iter().map(rank));
+    if ranks.len() > width {
+        ranks.select_nth_unstable(width - 1);
+        ranks.truncate(width);
     }
-    children.sort_unstable_by(cmp);
+    ranks.sort_unstable();
+    // A child's `seq` is its index in `children`.
+    level.extend(ranks.iter().map(|&r| children[r as u32 as usize]));
+}
+
+/// A node's place in the ranking as one number, smallest first: higher totals first, then
+/// earlier generation (`seq`, unique within a depth, so no two nodes rank equal).
+#[inline]
+fn rank(n: &Node) -> u64 {
+    // Flipping the sign bit orders an i32 as a u32; inverting puts the highest first.
+    let total = !((n.total as u32) ^ 0x8000_0000);
+    ((total as u64) << 32) | n.seq as u64
 }
 
 #[cfg(test)]
