@@ -244,7 +244,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                     &node,
                     possible,
                     tables,
-                    &mut buf.placements,
+                    (&mut buf.placements, &mut buf.locked),
                     counters,
                 );
             }
@@ -349,7 +349,7 @@ fn speculate<E: Evaluator>(
     node: &Node,
     possible: PieceSet,
     tables: &mut DepthTables<PositionEval, Board>,
-    placements: &mut Vec<Placement>,
+    (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
 ) -> i32 {
     let mut sum = 0i64;
@@ -364,13 +364,22 @@ fn speculate<E: Evaluator>(
         }
         for (placed, hold, held) in options.into_iter().flatten() {
             generate_into(&node.board, placed, pass.rules, placements);
+            // As in `expand`: lock them all and ask for their buckets, then probe.
+            locked.clear();
             for p in placements.iter().filter(|p| !p.locks_out()) {
+                let l = lock_child(node, p, hold);
+                if pass.use_cache {
+                    tables.table_ref(d).prefetch(l.key);
+                }
+                locked.push(l);
+            }
+            for l in locked.iter() {
                 let c = score_locked(
                     pass,
                     d,
                     node,
                     0,
-                    &lock_child(node, p, hold),
+                    l,
                     (placed, hold, node.next, held),
                     &[],
                     None,
