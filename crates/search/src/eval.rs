@@ -255,7 +255,6 @@ impl DefaultEvaluator {
         let mut hole_cells = [0u64; WIDTH];
         let (mut holes, mut covered, mut max_height) = (0i32, 0i32, 0i32);
         let (mut well_x, mut well_h) = (0usize, i32::MAX);
-        // Without branches on the column's shape: they mispredict on every kind of board.
         for (x, &c) in cols.iter().enumerate() {
             let h = (64 - c.leading_zeros()) as i32;
             heights[x] = h;
@@ -265,12 +264,13 @@ impl DefaultEvaluator {
                 well_x = x;
             }
             // Below its height a column's cells are filled or holes.
-            holes += h - c.count_ones() as i32;
-            hole_cells[x] = !c & ((1u64 << h) - 1);
-            // The filled cells from the lowest hole (the first unset bit) up: none when the
-            // column has no hole (its cells are one run from the floor). Columns hold at most
-            // 40 rows, so the shift is in range.
-            covered += ((c >> c.trailing_ones()).count_ones() as i32).min(6);
+            let empty = h - c.count_ones() as i32;
+            if empty != 0 {
+                holes += empty;
+                hole_cells[x] = !c & ((1u64 << h) - 1);
+                // The filled cells from the lowest hole (the first unset bit) up.
+                covered += ((c >> c.trailing_ones()).count_ones() as i32).min(6);
+            }
         }
         let mut v = w.holes * holes + w.holes_sq * holes * holes + w.covered_cells * covered;
 
