@@ -490,7 +490,7 @@ fn lock_child(parent: &Node, p: &Placement, hold: Option<Piece>) -> Locked {
 /// Scores a locked child: the position evaluation through the depth-`d` table (a miss
 /// evaluates and stores), then the context.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn score_locked<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
