@@ -41,13 +41,57 @@ pub(crate) struct Node {
     /// Index of the parent in the previous depth's level (unused at depth 0).
     pub(crate) parent: u32,
     pub(crate) placement: Placement,
-    pub(crate) key: u64,
     /// Generation order within its depth: the tie-breaker that makes selection deterministic.
     pub(crate) seq: u32,
     /// Whether the placement that led here used hold.
     pub(crate) held: bool,
-    /// The position's evaluation (what the key maps to), for transpositions within a depth.
-    pub(crate) eval: PositionEval,
+}
+
+/// A child as a depth's candidate list keeps it: a [`Node`] without its board. A depth has
+/// thousands of children and a board is 88 of a node's 136 bytes, so the board is derived again
+/// (its placement locked on its parent's board, which gives the same board) for the few
+/// children that are kept or compared.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child {
+    hold: Option<Piece>,
+    carried: Carried,
+    next: u8,
+    acc: i32,
+    total: i32,
+    /// Index of the parent in the previous depth's level.
+    parent: u32,
+    placement: Placement,
+    key: u64,
+    /// Generation order within its depth (its index in the list).
+    seq: u32,
+    held: bool,
+    eval: PositionEval,
+}
+
+impl Child {
+    /// The board this child's placement leaves on its parent's board.
+    #[inline]
+    fn board(&self, parents: &[Node]) -> Board {
+        let p = &parents[self.parent as usize];
+        locked(&p.board, &self.placement, p.carried).0
+    }
+
+    /// The node, with its board.
+    #[inline]
+    fn node(&self, parents: &[Node]) -> Node {
+        Node {
+            board: self.board(parents),
+            hold: self.hold,
+            carried: self.carried,
+            next: self.next,
+            acc: self.acc,
+            total: self.total,
+            parent: self.parent,
+            placement: self.placement,
+            seq: self.seq,
+            held: self.held,
+        }
+    }
 }
 
 /// Counters of one search.
@@ -63,7 +107,7 @@ pub struct DepthCounters {
 #[derive(Default)]
 pub(crate) struct Buffers {
     pub(crate) levels: Vec<Vec<Node>>,
-    pub(crate) children: Vec<Node>,
+    pub(crate) children: Vec<Child>,
     /// The children's ranks, for selecting the best of them (see `select`).
     pub(crate) ranks: Vec<u64>,
     pub(crate) merge: HashTable<u32>,
@@ -89,7 +133,7 @@ impl Buffers {
                 .iter()
                 .map(|l| l.capacity() * size_of::<Node>())
                 .sum::<usize>()
-            + self.children.capacity() * size_of::<Node>()
+            + self.children.capacity() * size_of::<Child>()
             + self.ranks.capacity() * size_of::<u64>()
             + self.merge.allocation_size()
             + self.placements.capacity() * size_of::<Placement>()
@@ -198,6 +242,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                 pi as u32,
                 parent,
                 tables,
+                parents,
                 &mut buf.children,
                 &mut buf.merge,
                 (&mut buf.placements, &mut buf.locked),
@@ -207,7 +252,13 @@ pub(crate) fn run_pass<E: Evaluator>(
         if buf.children.is_empty() {
             break;
         }
-        select(&buf.children, pass.width, &mut buf.ranks, &mut rest[0]);
+        select(
+            &buf.children,
+            parents,
+            pass.width,
+            &mut buf.ranks,
+            &mut rest[0],
+        );
         last_full = d + 1;
     }
     if last_full == 0 {
@@ -415,7 +466,8 @@ fn expand<E: Evaluator>(
     parent_index: u32,
     parent: &Node,
     tables: &mut DepthTables<PositionEval, Board>,
-    children: &mut Vec<Node>,
+    parents: &[Node],
+    children: &mut Vec<Child>,
     merge: &mut HashTable<u32>,
     (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
@@ -457,7 +509,7 @@ fn expand<E: Evaluator>(
             // same position evaluation: take it from there instead of probing for it.
             let id = (l.key, &l.board, l.outcome.carried, next as u8, hold);
             let h = merge_hash_of(l.key, &l.outcome.carried, next as u8);
-            let twin = find_state(children, merge, h, id);
+            let twin = find_state(children, parents, merge, h, id);
             let child = score_locked(
                 pass,
                 d,
@@ -502,7 +554,7 @@ fn score_locked<E: Evaluator>(
     known: Option<PositionEval>,
     tables: &mut DepthTables<PositionEval, Board>,
     counters: &mut PassCounters,
-) -> Node {
+) -> Child {
     let (board, outcome, key, p) = (&l.board, &l.outcome, l.key, &l.placement);
     let eval = if let Some(e) = known {
         e
@@ -538,8 +590,7 @@ fn score_locked<E: Evaluator>(
     let s = pass.evaluator.context(&eval, &step);
     counters.nodes += 1;
     let acc = parent.acc + s.reward;
-    Node {
-        board: *board,
+    Child {
         hold,
         carried: outcome.carried,
         next,
@@ -557,7 +608,7 @@ fn score_locked<E: Evaluator>(
 /// Identity of a state within one depth: the cache key plus everything carried that the key
 /// does not cover.
 #[inline]
-fn merge_hash(n: &Node) -> u64 {
+fn merge_hash(n: &Child) -> u64 {
     merge_hash_of(n.key, &n.carried, n.next)
 }
 
@@ -571,18 +622,28 @@ fn merge_hash_of(key: u64, carried: &Carried, next: u8) -> u64 {
 /// A state's identity within one depth: (key, board, carried, next piece, hold).
 type StateId<'a> = (u64, &'a Board, Carried, u8, Option<Piece>);
 
-/// Whether a node is the state `id`. Equal keys are only a hint (64-bit hashes can collide);
-/// the boards decide.
+/// Whether a child (of `parents`) is the state `id`. Equal keys are only a hint (64-bit hashes
+/// can collide); the boards decide, the child's derived only when all else is equal.
 #[inline]
-fn is_state(n: &Node, (key, board, carried, next, hold): StateId<'_>) -> bool {
-    n.key == key && n.board == *board && n.carried == carried && n.next == next && n.hold == hold
+fn is_state(n: &Child, parents: &[Node], (key, board, carried, next, hold): StateId<'_>) -> bool {
+    n.key == key
+        && n.carried == carried
+        && n.next == next
+        && n.hold == hold
+        && n.board(parents) == *board
 }
 
 /// The index in `children` of the state `id` (whose merge hash is `h`), if it is there.
 #[inline]
-fn find_state(children: &[Node], merge: &HashTable<u32>, h: u64, id: StateId<'_>) -> Option<u32> {
+fn find_state(
+    children: &[Child],
+    parents: &[Node],
+    merge: &HashTable<u32>,
+    h: u64,
+    id: StateId<'_>,
+) -> Option<u32> {
     merge
-        .find(h, |&i| is_state(&children[i as usize], id))
+        .find(h, |&i| is_state(&children[i as usize], parents, id))
         .copied()
 }
 
@@ -590,17 +651,17 @@ fn find_state(children: &[Node], merge: &HashTable<u32>, h: u64, id: StateId<'_>
 /// two (the first on a tie, so the result depends on nothing but generation order).
 #[inline]
 fn keep_merged(
-    children: &mut Vec<Node>,
+    children: &mut Vec<Child>,
     merge: &mut HashTable<u32>,
     h: u64,
     twin: Option<u32>,
-    child: Node,
+    child: Child,
 ) {
     match twin {
         Some(i) => {
             let old = &mut children[i as usize];
             if child.total > old.total {
-                *old = Node {
+                *old = Child {
                     seq: old.seq,
                     ..child
                 };
@@ -608,16 +669,22 @@ fn keep_merged(
         }
         None => {
             let i = children.len() as u32;
-            children.push(Node { seq: i, ..child });
+            children.push(Child { seq: i, ..child });
             merge.insert_unique(h, i, |&j| merge_hash(&children[j as usize]));
         }
     }
 }
 
-/// Appends the best `width` children to `level`, best first; ties go to the earlier-generated
-/// one. Children are ranked through `ranks`, one `u64` each, rather than moved: a node is large
-/// and a depth has thousands of children, so only the chosen ones are copied, once.
-fn select(children: &[Node], width: usize, ranks: &mut Vec<u64>, level: &mut Vec<Node>) {
+/// Appends the best `width` children (of `parents`) to `level` as nodes, best first; ties go to
+/// the earlier-generated one. Children are ranked through `ranks`, one `u64` each, rather than
+/// moved, and only the chosen ones get their boards back.
+fn select(
+    children: &[Child],
+    parents: &[Node],
+    width: usize,
+    ranks: &mut Vec<u64>,
+    level: &mut Vec<Node>,
+) {
     ranks.clear();
     ranks.extend(children.iter().map(rank));
     if ranks.len() > width {
@@ -626,13 +693,17 @@ fn select(children: &[Node], width: usize, ranks: &mut Vec<u64>, level: &mut Vec
     }
     ranks.sort_unstable();
     // A child's `seq` is its index in `children`.
-    level.extend(ranks.iter().map(|&r| children[r as u32 as usize]));
+    level.extend(
+        ranks
+            .iter()
+            .map(|&r| children[r as u32 as usize].node(parents)),
+    );
 }
 
 /// A node's place in the ranking as one number, smallest first: higher totals first, then
 /// earlier generation (`seq`, unique within a depth, so no two nodes rank equal).
 #[inline]
-fn rank(n: &Node) -> u64 {
+fn rank(n: &Child) -> u64 {
     // Flipping the sign bit orders an i32 as a u32; inverting puts the highest first.
     let total = !((n.total as u32) ^ 0x8000_0000);
     ((total as u64) << 32) | n.seq as u64
@@ -643,7 +714,7 @@ mod tests {
     use super::*;
     use board::{Rotation, Spin};
 
-    fn node(board: Board, key: u64) -> Node {
+    fn node(board: Board) -> Node {
         Node {
             board,
             hold: None,
@@ -659,44 +730,66 @@ mod tests {
                 y: 0,
                 spin: Spin::None,
             },
+            seq: 0,
+            held: false,
+        }
+    }
+
+    /// A child on an empty board: T north with its centre at column `x` on the floor, under
+    /// `key`; with the board it leaves.
+    fn child(x: i8, key: u64) -> (Child, Board) {
+        let placement = Placement {
+            piece: Piece::T,
+            rotation: Rotation::North,
+            x,
+            y: 0,
+            spin: Spin::None,
+        };
+        let (board, outcome) = locked(&Board::new(), &placement, Carried::default());
+        let c = Child {
+            hold: None,
+            carried: outcome.carried,
+            next: 1,
+            acc: 0,
+            total: 0,
+            parent: 0,
+            placement,
             key,
             seq: 0,
             held: false,
             eval: PositionEval::default(),
-        }
+        };
+        (c, board)
     }
 
     /// Merging compares hashes only: two different boards whose 64-bit keys collide were
     /// merged into one state, and one of them vanished from the search.
     #[test]
     fn merging_compares_hashes_only_colliding_keys_of_different_boards_stay_apart() {
-        let a = Board::new();
-        let mut b = Board::new();
-        b.set(0, 0);
+        let parents = [node(Board::new())];
         let mut children = Vec::new();
         let mut merge = HashTable::new();
-        let mut push = |children: &mut Vec<Node>, n: Node| {
-            let h = merge_hash(&n);
+        let mut push = |children: &mut Vec<Child>, (c, board): (Child, Board)| {
+            let h = merge_hash(&c);
             let twin = find_state(
                 children,
+                &parents,
                 &merge,
                 h,
-                (n.key, &n.board, n.carried, n.next, n.hold),
+                (c.key, &board, c.carried, c.next, c.hold),
             );
-            keep_merged(children, &mut merge, h, twin, n);
+            keep_merged(children, &mut merge, h, twin, c);
         };
-        push(&mut children, node(a, 42));
-        push(&mut children, node(b, 42));
+        push(&mut children, child(4, 42));
+        push(&mut children, child(1, 42));
         assert_eq!(children.len(), 2, "a hash collision is not a transposition");
         // A true duplicate still merges, keeping the better total.
-        push(
-            &mut children,
-            Node {
-                total: 5,
-                ..node(b, 42)
-            },
-        );
+        let (c, board) = child(1, 42);
+        push(&mut children, (Child { total: 5, ..c }, board));
         assert_eq!(children.len(), 2);
         assert_eq!(children[1].total, 5);
+        // A kept child gets back the board its placement leaves on its parent's.
+        assert_eq!(children[1].node(&parents).board, board);
+        assert_ne!(children[0].board(&parents), board);
     }
 }

@@ -339,10 +339,8 @@ impl<E: Evaluator> Engine<E> {
                 y: 0,
                 spin: board::Spin::None,
             },
-            key: 0,
             seq: 0,
             held: false,
-            eval: PositionEval::default(),
         };
         let mut counters = PassCounters {
             nodes: 0,
