@@ -47,10 +47,10 @@ pub(crate) struct Node {
     pub(crate) held: bool,
 }
 
-/// A child as a depth's candidate list keeps it: a [`Node`] without its board. A depth has
-/// thousands of children and a board is 88 of a node's 136 bytes, so the board is derived again
-/// (its placement locked on its parent's board, which gives the same board) for the few
-/// children that are kept or compared.
+/// A child as a depth's candidate list keeps it: a [`Node`] without its board (48 bytes, where
+/// a board alone is 88). A depth has thousands of children, so the board is derived again (its
+/// placement locked on its parent's board, which gives the same board) for the few children
+/// that are kept or compared.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Child {
     hold: Option<Piece>,
