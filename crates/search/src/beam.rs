@@ -68,6 +68,9 @@ pub(crate) struct Child {
     eval: PositionEval,
 }
 
+// What keeping children without boards is for: a child well under half a node.
+const _: () = assert!(size_of::<Child>() <= 48 && size_of::<Node>() <= 120);
+
 impl Child {
     /// The board this child's placement leaves on its parent's board.
     #[inline]
