@@ -97,13 +97,23 @@ fn play_writes_one_line_per_move() {
 
 #[test]
 fn bench_prints_one_json_line() {
-    let out = run(&["bench", "--pieces", "5"], "");
+    let out = run(&["bench", "--pieces", "5", "--repeat", "3"], "");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 1);
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["pieces"], 5);
     assert!(v["nodes"].as_u64().unwrap() > 0);
+    // The lowest and highest ratio of a run pair (cache on, then off), in that order.
+    let pairs: Vec<f64> = v["cache_speedup_pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(pairs.len(), 2);
+    assert!(pairs[0] > 0.0 && pairs[0] <= pairs[1], "{pairs:?}");
+    assert!(v["cache_speedup"].as_f64().unwrap() > 0.0);
 }
 
 #[test]
