@@ -559,15 +559,13 @@ fn run(cli: Cli) -> Result<(), String> {
             // Each cache-on run and the cache-off run right after it are one pair measured in
             // one moment of a shared machine: the spread of their ratios shows the noise that
             // the ratio of medians hides.
-            let pairs: Vec<f64> = on
+            let spread = on
                 .iter()
                 .zip(&off)
                 .map(|(n, f)| f.search_seconds / n.search_seconds.max(1e-9))
-                .collect();
-            let spread = [
-                pairs.iter().copied().fold(f64::INFINITY, f64::min),
-                pairs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            ];
+                .fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], r| {
+                    [lo.min(r), hi.max(r)]
+                });
             let median = |runs: &mut Vec<summary::Summary>| {
                 runs.sort_by(|x, y| x.search_seconds.total_cmp(&y.search_seconds));
                 runs.swap_remove(runs.len() / 2)

@@ -417,16 +417,7 @@ fn speculate<E: Evaluator>(
             options[1] = Some((h, Some(piece), true));
         }
         for (placed, hold, held) in options.into_iter().flatten() {
-            generate_into(&node.board, placed, pass.rules, placements);
-            // As in `expand`: lock them all and ask for their buckets, then probe.
-            locked.clear();
-            for p in placements.iter().filter(|p| !p.locks_out()) {
-                let l = lock_child(node, p, hold);
-                if pass.use_cache {
-                    tables.table_ref(d).prefetch(l.key);
-                }
-                locked.push(l);
-            }
+            lock_all(pass, d, node, (placed, hold), tables, placements, locked);
             for l in locked.iter() {
                 let c = score_locked(
                     pass,
@@ -495,18 +486,8 @@ fn expand<E: Evaluator>(
         }
     }
     for (piece, hold, next, held) in options.into_iter().flatten() {
-        generate_into(&parent.board, piece, pass.rules, placements);
         let pending = pass.pieces.get(next..).unwrap_or(&[]);
-        // Lock every placement first and ask for its bucket, so that by the time the probes
-        // below reach a child its bucket is in the processor's cache, not in memory.
-        locked.clear();
-        for p in placements.iter().filter(|p| !p.locks_out()) {
-            let l = lock_child(parent, p, hold);
-            if pass.use_cache {
-                tables.table_ref(d).prefetch(l.key);
-            }
-            locked.push(l);
-        }
+        lock_all(pass, d, parent, (piece, hold), tables, placements, locked);
         for l in locked.iter() {
             // A state reached already in this depth (another parent, another order) has the
             // same position evaluation: take it from there instead of probing for it.
@@ -527,6 +508,31 @@ fn expand<E: Evaluator>(
             );
             keep_merged(children, merge, h, twin, child);
         }
+    }
+}
+
+/// Locks into `locked` every placement of `piece` on `parent`'s board that does not lock out,
+/// with `hold` in hold afterwards, and asks for each one's bucket in the depth-`d` table: by
+/// the time the probes reach a child, its bucket is in the processor's cache, not in memory.
+/// Inline, as the loops it came from were (out of line the search was 2% slower).
+#[inline(always)]
+fn lock_all<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    parent: &Node,
+    (piece, hold): (Piece, Option<Piece>),
+    tables: &DepthTables<PositionEval, Board>,
+    placements: &mut Vec<Placement>,
+    locked: &mut Vec<Locked>,
+) {
+    generate_into(&parent.board, piece, pass.rules, placements);
+    locked.clear();
+    for p in placements.iter().filter(|p| !p.locks_out()) {
+        let l = lock_child(parent, p, hold);
+        if pass.use_cache {
+            tables.table_ref(d).prefetch(l.key);
+        }
+        locked.push(l);
     }
 }
 
