@@ -76,6 +76,21 @@ pub struct MatchOptions {
     pub record: bool,
 }
 
+impl MatchOptions {
+    /// Whether the options make sense together: a think budget (`think_ms`) needs thinking
+    /// charged by nodes or by wall time, which say what a search costs.
+    pub fn check(&self) -> Result<(), String> {
+        if matches!(self.think, ThinkCharge::PerMove { .. })
+            && (self.a.think_ms.is_some() || self.b.think_ms.is_some())
+        {
+            return Err(
+                "think_ms needs thinking charged by nodes (--think nodes:N) or wall time (--think wall), not a fixed ms:X per move".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Default for MatchOptions {
     fn default() -> Self {
         MatchOptions {
@@ -218,7 +233,16 @@ pub fn play_game(
             Event::Decide(i) => {
                 let view = v.view(i, settings[i].see_incoming);
                 let t0 = Instant::now();
-                let plan = engines[i].suggest(&view);
+                let plan = match (settings[i].think_ms, opts.think) {
+                    (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => {
+                        engines[i].suggest_nodes(&view, (ms * nodes_per_ms).round() as u64)
+                    }
+                    (Some(ms), ThinkCharge::WallClock) => engines[i]
+                        .suggest_until(&view, t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
+                    // A fixed charge per move says nothing of what searching costs
+                    // (`check` refuses the pair): the fixed-width search.
+                    (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => engines[i].suggest(&view),
+                };
                 let ms = opts.think.ms(plan.as_ref(), t0.elapsed());
                 let mut frames = opts.versus.frames_of_ms(ms);
                 if settings[i].ponder {

@@ -16,6 +16,13 @@ pub struct EngineSettings {
     /// as soon as its last piece locks, so the line-clear and spawn delays before the request
     /// are free thinking time, and it pays only for the thinking past them.
     pub ponder: bool,
+    /// A think budget in milliseconds per move: instead of one search at its fixed width the
+    /// engine widens its beam pass by pass (8, 16, 32, ... up to `max_width`), as the TBP bot
+    /// does with `--think-ms`, until the search has cost this much by the match's think
+    /// charge: `think_ms * N` candidates under `--think nodes:N` (reproducible), or this much
+    /// wall time under `--think wall`. A fixed charge per move (`ms:X`) says nothing about
+    /// how much searching costs, so a budget is refused there ([`crate::MatchOptions::check`]).
+    pub think_ms: Option<f64>,
 }
 
 /// The field names of a serializable value's JSON object.
@@ -41,6 +48,7 @@ impl EngineSettings {
         let (mut config, mut weights) = (Map::new(), Map::new());
         let mut see_incoming = false;
         let mut ponder = false;
+        let mut think_ms = None;
         for (k, v) in all {
             if config_fields.contains(&k) {
                 config.insert(k, v);
@@ -50,9 +58,18 @@ impl EngineSettings {
                 see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
             } else if k == "ponder" {
                 ponder = v.as_bool().ok_or("ponder must be true or false")?;
+            } else if k == "think_ms" {
+                think_ms = match v.as_f64() {
+                    Some(ms) if ms > 0.0 && ms.is_finite() => Some(ms),
+                    _ => {
+                        return Err(format!(
+                            "think_ms must be a number of milliseconds above 0, not {v}"
+                        ));
+                    }
+                };
             } else {
                 return Err(format!(
-                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming and ponder)"
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder and think_ms)"
                 ));
             }
         }
@@ -63,6 +80,7 @@ impl EngineSettings {
                 .map_err(|e| format!("weights: {e}"))?,
             see_incoming,
             ponder,
+            think_ms,
         })
     }
 
@@ -103,5 +121,15 @@ mod tests {
                 .unwrap()
                 .ponder
         );
+        assert_eq!(
+            EngineSettings::from_json(r#"{"think_ms": 8}"#)
+                .unwrap()
+                .think_ms,
+            Some(8.0)
+        );
+        for bad in ["0", "-1", "\"long\"", "null"] {
+            let e = EngineSettings::from_json(&format!(r#"{{"think_ms": {bad}}}"#)).unwrap_err();
+            assert!(e.contains("think_ms"), "{e}");
+        }
     }
 }

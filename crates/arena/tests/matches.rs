@@ -132,3 +132,38 @@ fn pondering_pays_only_for_thinking_past_the_delays() {
     );
     assert!(ponders.a.pps > pays.a.pps);
 }
+
+/// An engine with a think budget widens its search until the budget is spent, by the
+/// match's node charge: it is charged about its budget per move, and the match replays.
+#[test]
+fn a_think_budget_is_spent_by_nodes_and_replays() {
+    let opts = MatchOptions {
+        a: settings(r#"{"previews": 2, "think_ms": 12}"#),
+        b: settings(r#"{"previews": 2, "think_ms": 2}"#),
+        games: 2,
+        think: arena::ThinkCharge::Nodes {
+            nodes_per_ms: 1000.0,
+        },
+        versus: game::versus::VersusConfig {
+            max_pieces: 40,
+            ..Default::default()
+        },
+        ..MatchOptions::default()
+    };
+    assert_eq!(opts.check(), Ok(()));
+    let m = run_match(&opts, |_, _| {});
+    // 12 ms is 3 frames of 4 ms; the search stops within a frame after its budget (the
+    // limit is checked every 16 parents), and a part of a frame is charged as a frame.
+    let a = m.a.think_frames_per_piece;
+    assert!((3.0..=4.0).contains(&a), "{a}");
+    // 2 ms: half a frame, charged as one, or two with the overshoot.
+    let b = m.b.think_frames_per_piece;
+    assert!((1.0..=2.0).contains(&b), "{b}");
+    assert_eq!(m.digest, run_match(&opts, |_, _| {}).digest);
+    // A fixed charge per move says nothing of what a search costs: a budget is refused.
+    let fixed = MatchOptions {
+        think: arena::ThinkCharge::PerMove { ms: 5.0 },
+        ..opts
+    };
+    assert!(fixed.check().unwrap_err().contains("think_ms"));
+}

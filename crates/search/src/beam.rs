@@ -166,17 +166,22 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     /// Garbage known to be coming.
     pub(crate) incoming: u32,
     pub(crate) deadline: Option<Instant>,
+    /// Stop once the search has scored this many candidates (all passes counted): a
+    /// deadline in work instead of time, so that it is reproducible.
+    pub(crate) node_limit: Option<u64>,
     /// Set from another thread to stop the pass.
     pub(crate) stop: Option<&'a std::sync::atomic::AtomicBool>,
     pub(crate) pieces_placed: u64,
 }
 
 impl<E: Evaluator> Pass<'_, E> {
-    /// Whether the pass must stop: its deadline passed, or a stop was asked for.
+    /// Whether the pass must stop: its deadline passed, its node limit was reached (`nodes`
+    /// scored so far), or a stop was asked for.
     #[inline]
-    fn interrupted(&self) -> bool {
+    fn interrupted(&self, nodes: u64) -> bool {
         self.stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            || self.node_limit.is_some_and(|l| nodes >= l)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
@@ -222,7 +227,7 @@ pub(crate) fn run_pass<E: Evaluator>(
     }
     let mut last_full = 0;
     for d in 0..depth {
-        if pass.interrupted() {
+        if pass.interrupted(counters.nodes) {
             return None;
         }
         let (before, rest) = buf.levels.split_at_mut(d);
@@ -236,7 +241,7 @@ pub(crate) fn run_pass<E: Evaluator>(
         for (pi, parent) in parents.iter().enumerate() {
             // Check the deadline every 16 parents too, not only between depths: one depth of a
             // wide beam can take longer than the whole budget.
-            if pi % 16 == 15 && pass.interrupted() {
+            if pi % 16 == 15 && pass.interrupted(counters.nodes) {
                 return None;
             }
             expand(

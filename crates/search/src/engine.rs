@@ -12,6 +12,8 @@ use tt_depth::{DepthTables, Transition};
 enum Budget<'a> {
     Fixed,
     Widening(Instant),
+    /// Widening, with a limit on candidates scored instead of a deadline.
+    Nodes(u64),
     Safety(Instant),
     /// Passes at these widths until a stop is asked for (no pass is sure to finish).
     Until(&'a [usize], &'a AtomicBool),
@@ -53,6 +55,17 @@ impl Default for FrameCosts {
 }
 
 impl FrameCosts {
+    /// A game without a clock (solo self-play): no move costs time, so the time terms are
+    /// zero and the search weighs attack alone.
+    pub const NONE: FrameCosts = FrameCosts {
+        shift: 0,
+        rotate: 0,
+        rotate_180: 0,
+        soft_drop_row: 0,
+        line_clear: [0; 5],
+        perfect_clear: 0,
+    };
+
     /// The estimated input frames of `p` on `board`.
     #[inline]
     pub fn input_frames(&self, board: &Board, p: &Placement, rules: Rules) -> u32 {
@@ -270,6 +283,16 @@ impl<E: Evaluator> Engine<E> {
         self.search(state, Budget::Widening(deadline))
     }
 
+    /// Searches like [`Self::suggest_until`], widening the beam pass by pass, but stops once
+    /// `limit` candidates have been scored (all passes counted; checked as often as the
+    /// deadline is) instead of at a time: the same state and limit give the same move on any
+    /// machine. The answer is the best line of the last pass that finished; the first pass
+    /// (width 8) always finishes, whatever the limit. The versus arena thinks this way when
+    /// an engine has a think budget (`think_ms`) and thinking is charged by nodes.
+    pub fn suggest_nodes(&mut self, state: &GameState, limit: u64) -> Option<Plan> {
+        self.search(state, Budget::Nodes(limit))
+    }
+
     /// Searches at the configured fixed width, but never past `deadline`: a width-8 pass runs
     /// first, and if the full-width pass cannot finish in time its answer is returned instead.
     /// When the full pass finishes, the move is the same as [`Self::suggest`]'s.
@@ -291,6 +314,18 @@ impl<E: Evaluator> Engine<E> {
         on_pass: impl FnMut(&Plan),
     ) -> Option<Plan> {
         self.search_with(state, Budget::Until(widths, stop), on_pass)
+    }
+
+    /// The widths of a widening search: 8, 16, 32, ... up to `max_width`.
+    fn widening(&self) -> Vec<usize> {
+        let mut w = 8usize;
+        let mut v = Vec::new();
+        while w < self.config.max_width {
+            v.push(w);
+            w *= 2;
+        }
+        v.push(self.config.max_width.max(1));
+        v
     }
 
     fn search(&mut self, state: &GameState, budget: Budget<'_>) -> Option<Plan> {
@@ -355,16 +390,12 @@ impl<E: Evaluator> Engine<E> {
                 stop = Some(s);
                 (w.iter().map(|&w| w.max(1)).collect(), None)
             }
-            Budget::Widening(d) => {
-                let mut w = 8usize;
-                let mut v = Vec::new();
-                while w < self.config.max_width {
-                    v.push(w);
-                    w *= 2;
-                }
-                v.push(self.config.max_width.max(1));
-                (v, Some(d))
-            }
+            Budget::Widening(d) => (self.widening(), Some(d)),
+            Budget::Nodes(_) => (self.widening(), None),
+        };
+        let node_limit = match budget {
+            Budget::Nodes(l) => Some(l),
+            _ => None,
         };
         let mut best = None;
         let mut passes = 0;
@@ -384,6 +415,7 @@ impl<E: Evaluator> Engine<E> {
                 incoming: state.incoming,
                 // The first pass always finishes, unless a stop is asked for.
                 deadline: if i == 0 { None } else { deadline },
+                node_limit: if i == 0 { None } else { node_limit },
                 stop,
                 pieces_placed: state.pieces_placed,
             };
@@ -425,6 +457,11 @@ impl<E: Evaluator> Engine<E> {
             }
             if let Some(d) = deadline
                 && Instant::now() >= d
+            {
+                break;
+            }
+            if let Some(l) = node_limit
+                && counters.nodes >= l
             {
                 break;
             }

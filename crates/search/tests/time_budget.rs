@@ -111,3 +111,61 @@ fn thinking_runs_every_width_until_stopped_and_reports_each_pass() {
         Engine::with_config(config()).think(game.state(), &[8, 16], &stop, |_| called = true);
     assert!(none.is_none() && !called);
 }
+
+#[test]
+fn a_node_budget_widens_until_spent_and_replays_exactly() {
+    let game = Game::new(8, 4);
+    // Unlimited: every width up to the maximum finishes, and the last pass is the fixed
+    // search at that width.
+    let all = Engine::with_config(config())
+        .suggest_nodes(game.state(), u64::MAX)
+        .unwrap();
+    assert_eq!((all.stats.passes, all.stats.width), (3, 32));
+    let fixed = Engine::with_config(Config {
+        beam_width: 32,
+        ..config()
+    })
+    .suggest(game.state())
+    .unwrap();
+    assert_eq!(all.placement, fixed.placement);
+    // No budget at all: the width-8 pass still finishes, and nothing after it starts.
+    let none = Engine::with_config(config())
+        .suggest_nodes(game.state(), 0)
+        .unwrap();
+    assert_eq!((none.stats.passes, none.stats.width), (1, 8));
+    let eight = Engine::with_config(Config {
+        beam_width: 8,
+        ..config()
+    })
+    .suggest(game.state())
+    .unwrap();
+    assert_eq!(none.placement, eight.placement);
+    assert_eq!(none.stats.nodes, eight.stats.nodes);
+    // A budget that ends inside the last pass: that pass is dropped, the one before answers,
+    // and the work stops soon after the budget (the limit is checked every 16 parents).
+    let two_passes = Engine::with_config(Config {
+        max_width: 16,
+        ..config()
+    })
+    .suggest_nodes(game.state(), u64::MAX)
+    .unwrap();
+    let limit = two_passes.stats.nodes + 1;
+    let cut = Engine::with_config(config())
+        .suggest_nodes(game.state(), limit)
+        .unwrap();
+    assert_eq!((cut.stats.passes, cut.stats.width), (2, 16));
+    assert_eq!(cut.placement, two_passes.placement);
+    assert!(cut.stats.nodes >= limit, "it spends its budget");
+    assert!(
+        cut.stats.nodes < all.stats.nodes,
+        "it stops inside the last pass"
+    );
+    // Work, not time: the same budget gives the same search.
+    let again = Engine::with_config(config())
+        .suggest_nodes(game.state(), limit)
+        .unwrap();
+    assert_eq!(
+        (again.placement, again.stats.nodes),
+        (cut.placement, cut.stats.nodes)
+    );
+}
