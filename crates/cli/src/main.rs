@@ -212,6 +212,29 @@ struct PlayArgs {
     /// Pieces per second while drawing the board (0: as fast as it plays).
     #[arg(long, default_value_t = 10.0)]
     pps: f64,
+    /// The game's clock, which sets what the engine's time terms weigh (as the arena's preset
+    /// does in `versus`): `none`, a solo game where time costs nothing, or `ppt`, the ppt
+    /// arena's frame costs that the TBP bot and `suggest` assume.
+    #[arg(long, value_enum, default_value_t = TimingArg::None)]
+    timing: TimingArg,
+}
+
+/// The clock of a self-play game.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TimingArg {
+    /// No clock: no move costs time.
+    None,
+    /// The ppt arena's frame costs (`search::FrameCosts::default()`).
+    Ppt,
+}
+
+impl TimingArg {
+    fn frame_costs(self) -> search::FrameCosts {
+        match self {
+            TimingArg::None => search::FrameCosts::NONE,
+            TimingArg::Ppt => search::FrameCosts::default(),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -293,7 +316,7 @@ impl ArenaArgs {
         a: arena::EngineSettings,
         b: arena::EngineSettings,
     ) -> Result<arena::MatchOptions, String> {
-        Ok(arena::MatchOptions {
+        let opts = arena::MatchOptions {
             versus: versus_cmd::read_rules(&self.preset, self.rules_file.as_deref())?,
             a,
             b,
@@ -302,7 +325,9 @@ impl ArenaArgs {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             think: versus_cmd::parse_think(&self.think)?,
             ..arena::MatchOptions::default()
-        })
+        };
+        opts.check()?;
+        Ok(opts)
     }
 }
 
@@ -498,7 +523,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
-            let (config, weights) = a.engine.settings()?;
+            let (mut config, weights) = a.engine.settings()?;
+            // The game sets the clock, whatever the settings file says (as in the arena).
+            config.frame_costs = a.timing.frame_costs();
             if !(a.pps >= 0.0 && a.pps.is_finite()) {
                 return Err(format!(
                     "--pps {}: use a number of pieces per second, 0 for full speed",

@@ -211,6 +211,34 @@ fn weights_load_from_a_file_and_change_the_play() {
 }
 
 #[test]
+fn play_timing_sets_the_clock_the_time_terms_weigh() {
+    // `none` (the default): no move costs time, so the time weights change nothing.
+    let zero = temp_file("zero-time.json", r#"{"frames": -50, "clear_frames": -50}"#);
+    let base = [&["play", "--seed", "2", "--pieces", "40"], SMALL].concat();
+    let untimed = json_of(&run(&base, ""));
+    let untimed_weighted = json_of(&run(&[&base[..], &["--engine", &zero]].concat(), ""));
+    // `ppt`: the arena's frame costs, under which heavy time weights change the game.
+    let ppt = json_of(&run(&[&base[..], &["--timing", "ppt"]].concat(), ""));
+    let ppt_weighted = json_of(&run(
+        &[&base[..], &["--timing", "ppt", "--engine", &zero]].concat(),
+        "",
+    ));
+    let bad = run(&[&base[..], &["--timing", "blitz"]].concat(), "");
+    std::fs::remove_file(&zero).ok();
+    assert_eq!(
+        untimed["moves_digest"], untimed_weighted["moves_digest"],
+        "without a clock the time weights multiply zero"
+    );
+    assert_ne!(
+        ppt["moves_digest"], ppt_weighted["moves_digest"],
+        "with the ppt clock the time weights count"
+    );
+    assert_ne!(untimed["moves_digest"], ppt["moves_digest"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--timing"));
+}
+
+#[test]
 fn version_names_the_table_size() {
     let out = run(&["--version"], "");
     let text = String::from_utf8(out.stdout).unwrap();
