@@ -351,6 +351,36 @@ pub(crate) fn run_pass<E: Evaluator>(
                 .expect("there is a candidate")
                 .3
         }
+        MoveChoice::TopMean(k) => {
+            // Per first move, the mean of its best `k` candidates' scores; a move with fewer
+            // than `k` fills the rest with the worst candidate's score (fewer good
+            // continuations count against it). Ties to the move whose best candidate ranks
+            // first.
+            let k = k.max(1) as i64;
+            let floor = candidates.last().expect("there is a candidate").2 as i64;
+            // (first move, held, sum of its best scores, how many, rank of its best)
+            let mut moves: Vec<(Placement, bool, i64, i64, usize)> = Vec::new();
+            for (rank, c) in candidates.iter().enumerate() {
+                let r = root_of((c.0, c.1));
+                match moves
+                    .iter_mut()
+                    .find(|m| m.0 == r.placement && m.1 == r.held)
+                {
+                    Some(m) if m.3 < k => {
+                        m.2 += c.2 as i64;
+                        m.3 += 1;
+                    }
+                    Some(_) => {}
+                    None => moves.push((r.placement, r.held, c.2 as i64, 1, rank)),
+                }
+            }
+            moves
+                .iter()
+                .map(|m| (m.2 + (k - m.3) * floor, m.4))
+                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+                .expect("there is a candidate")
+                .1
+        }
     };
     let (best_d, best_i, score) = candidates[chosen];
     let mut placements = Vec::with_capacity(best_d + 1);
@@ -397,6 +427,10 @@ pub enum MoveChoice {
     BestLeaf,
     /// The first move with the most descendants in the final level.
     Survivors,
+    /// The first move whose best `k` candidates have the highest mean score (the best line
+    /// of that move is played): a move is worth what several of its lines promise, not what
+    /// its single best leaf does, which is the one most likely to be overrated.
+    TopMean(u8),
 }
 
 /// The expected value of `node` one piece past the queue: the mean over the pieces that can
