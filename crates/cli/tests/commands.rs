@@ -695,3 +695,22 @@ fn perft_counts_a_queue_and_refuses_a_bad_one() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn versus_refuses_a_think_budget_under_a_fixed_charge_and_a_bad_budget() {
+    let budget = temp_file("budget.json", r#"{"think_ms": 8}"#);
+    let bad = temp_file("bad-budget.json", r#"{"think_ms": -3}"#);
+    let fixed = run(
+        &["versus", "--a", &budget, "--games", "2", "--think", "ms:5"],
+        "",
+    );
+    let negative = run(&["versus", "--a", &bad, "--games", "2"], "");
+    std::fs::remove_file(&budget).ok();
+    std::fs::remove_file(&bad).ok();
+    for (out, says) in [(fixed, "think_ms needs"), (negative, "think_ms must be")] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says) && !err.contains("panicked"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
