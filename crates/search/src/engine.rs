@@ -118,12 +118,29 @@ pub struct Config {
     /// won an SPRT [0, 20] against the engine without it, +45 ± 32 Elo over 450 games
     /// (docs/performance.md).
     pub speculate: bool,
-    /// How many of the best lines speculation scores.
+    /// How many of the best lines speculation scores, at least (see `speculate_share`).
     pub speculate_top: usize,
+    /// The share of a pass's beam width that speculation scores, in percent, when that is
+    /// more than `speculate_top`: a wider beam has more good lines for speculation to tell
+    /// apart, and its best few are the likeliest to be overrated. 25 by default, which changes
+    /// nothing up to the default width (128 x 25% = 32 = `speculate_top`) and speculates 128
+    /// lines at width 512 and 512 at 2048 (self-play, docs/performance.md); 0 speculates
+    /// `speculate_top` lines at every width, as before stop 25.
+    pub speculate_share: usize,
     /// How the first move is picked from the final level of the search.
     pub move_choice: MoveChoice,
     /// What moves cost in frames, for the evaluator's time terms.
     pub frame_costs: FrameCosts,
+}
+
+impl Config {
+    /// How many of the best lines a pass of beam width `width` speculates on:
+    /// `speculate_top`, or `speculate_share` percent of `width` if that is more; at least one.
+    pub fn speculated_lines(&self, width: usize) -> usize {
+        self.speculate_top
+            .max(width.saturating_mul(self.speculate_share) / 100)
+            .max(1)
+    }
 }
 
 /// The default beam width.
@@ -142,6 +159,7 @@ impl Default for Config {
             use_hold: true,
             speculate: true,
             speculate_top: 32,
+            speculate_share: 25,
             move_choice: MoveChoice::BestLeaf,
             frame_costs: FrameCosts::default(),
         }
@@ -409,7 +427,7 @@ impl<E: Evaluator> Engine<E> {
                 use_cache: self.config.use_cache,
                 use_hold: self.config.use_hold,
                 speculate,
-                speculate_top: self.config.speculate_top.max(1),
+                speculate_top: self.config.speculated_lines(w),
                 choice: self.config.move_choice,
                 frame_costs: &self.config.frame_costs,
                 incoming: state.incoming,
