@@ -2,7 +2,7 @@
 
 use crate::eval::{Evaluator, PositionEval, StepContext};
 use board::{Board, Piece, Placement, Rules, generate_into};
-use game::{Carried, PieceSet, locked};
+use game::{BagState, Carried, PieceSet, locked};
 use hashbrown::HashTable;
 use std::time::Instant;
 use tt_depth::DepthTables;
@@ -117,6 +117,8 @@ pub(crate) struct Buffers {
     pub(crate) placements: Vec<Placement>,
     /// A parent's placements locked, waiting to be scored.
     pub(crate) locked: Vec<Locked>,
+    /// The first speculated piece's placements, while the second piece is speculated.
+    pub(crate) locked_deep: Vec<Locked>,
 }
 
 /// A placement locked on its parent's board, with the key of the result.
@@ -141,6 +143,7 @@ impl Buffers {
             + self.merge.allocation_size()
             + self.placements.capacity() * size_of::<Placement>()
             + self.locked.capacity() * size_of::<Locked>()
+            + self.locked_deep.capacity() * size_of::<Locked>()
     }
 }
 
@@ -154,11 +157,14 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     pub(crate) depth: usize,
     pub(crate) use_cache: bool,
     pub(crate) use_hold: bool,
-    /// The pieces the first piece after the known ones can be, when something is known of
-    /// the randomizer (a 7-bag): the pass then speculates one piece past the queue.
-    pub(crate) speculate: Option<PieceSet>,
+    /// What is known of the randomizer (a 7-bag) at the end of the known queue: the pass
+    /// then speculates one piece past the queue.
+    pub(crate) speculate: Option<BagState>,
     /// How many of the deepest level's best nodes speculation scores.
     pub(crate) speculate_top: usize,
+    /// How many of the best speculated lines (by their one-piece expectation) also speculate
+    /// a second piece past the queue; 0 for none.
+    pub(crate) speculate_deep: usize,
     /// How the first move is picked from the final level.
     pub(crate) choice: MoveChoice,
     /// What moves cost in frames.
@@ -279,38 +285,54 @@ pub(crate) fn run_pass<E: Evaluator>(
     // scored by the mean, over the pieces that can come next, of its best child with that
     // piece. Only the best `speculate_top` by their own totals are speculated.
     let mut candidates: Vec<(usize, usize, i32)> = Vec::new();
-    match pass.speculate {
-        Some(possible) if !possible.is_empty() => {
-            for (d, level) in levels.iter().enumerate() {
-                for (i, n) in level.iter().enumerate() {
-                    if n.next as usize == pass.pieces.len() {
-                        candidates.push((d, i, n.total));
-                    }
+    if let Some(bag) = pass.speculate {
+        let possible = bag.possible();
+        for (d, level) in levels.iter().enumerate() {
+            for (i, n) in level.iter().enumerate() {
+                if n.next as usize == pass.pieces.len() {
+                    candidates.push((d, i, n.total));
                 }
             }
-            // Best first; ties to the deeper line, then generation order.
-            candidates.sort_unstable_by(|a, b| {
-                b.2.cmp(&a.2)
-                    .then(b.0.cmp(&a.0))
-                    .then(levels[a.0][a.1].seq.cmp(&levels[b.0][b.1].seq))
-            });
-            candidates.truncate(pass.speculate_top);
+        }
+        // Best first; ties to the deeper line, then generation order.
+        candidates.sort_unstable_by(|a, b| {
+            b.2.cmp(&a.2)
+                .then(b.0.cmp(&a.0))
+                .then(levels[a.0][a.1].seq.cmp(&levels[b.0][b.1].seq))
+        });
+        candidates.truncate(pass.speculate_top);
+        for c in &mut candidates {
+            let node = levels[c.0][c.1];
+            c.2 = speculate(
+                pass,
+                c.0 + 1,
+                &node,
+                possible,
+                tables,
+                (&mut buf.placements, &mut buf.locked),
+                counters,
+            );
+        }
+        // The best of those by their one-piece expectation also look a second piece
+        // ahead; only they remain candidates, so that lines are compared at one depth.
+        if pass.speculate_deep > 0 {
+            candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
+            candidates.truncate(pass.speculate_deep);
             for c in &mut candidates {
                 let node = levels[c.0][c.1];
-                c.2 = speculate(
+                c.2 = speculate_two(
                     pass,
                     c.0 + 1,
                     &node,
-                    possible,
+                    bag,
                     tables,
-                    (&mut buf.placements, &mut buf.locked),
+                    (&mut buf.placements, &mut buf.locked, &mut buf.locked_deep),
                     counters,
                 );
             }
-            // A stable sort keeps the order above among equal expectations.
-            candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
         }
-        _ => {}
+        // A stable sort keeps the order above among equal expectations.
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
     }
     if candidates.is_empty() {
         let last = last_full - 1;
@@ -482,6 +504,102 @@ fn speculate<E: Evaluator>(
     }
     (sum / possible.len() as i64) as i32
 }
+
+/// The expected value of `node` two pieces past the queue: the mean over the pieces the bag
+/// can give first of the best of that piece's children, each valued by [`speculate`] over
+/// the pieces the bag can give after it. The children of the first piece are scored through
+/// the depth-`d` table and ranked by their own totals; the best [`DEEP_CHILDREN`] of them
+/// look at the second piece, through the depth-`d + 1` table.
+fn speculate_two<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    node: &Node,
+    bag: BagState,
+    tables: &mut DepthTables<PositionEval, Board>,
+    (placements, locked, first): (&mut Vec<Placement>, &mut Vec<Locked>, &mut Vec<Locked>),
+    counters: &mut PassCounters,
+) -> i32 {
+    let possible = bag.possible();
+    let mut sum = 0i64;
+    for piece in possible.iter() {
+        let after = bag
+            .draw(piece)
+            .expect("a piece the bag can give")
+            .possible();
+        // The best children with this piece: (total, child node), best first, ties to the
+        // earlier-generated.
+        let mut top: [Option<(i32, Node)>; DEEP_CHILDREN] = [None; DEEP_CHILDREN];
+        let mut options = [Some((piece, node.hold, false)), None];
+        if pass.use_hold
+            && let Some(h) = node.hold
+            && h != piece
+        {
+            options[1] = Some((h, Some(piece), true));
+        }
+        for (placed, hold, held) in options.into_iter().flatten() {
+            lock_all(pass, d, node, (placed, hold), tables, placements, first);
+            for l in first.iter() {
+                let c = score_locked(
+                    pass,
+                    d,
+                    node,
+                    0,
+                    l,
+                    (placed, hold, node.next, held),
+                    &[],
+                    None,
+                    tables,
+                    counters,
+                );
+                let Some(at) = top
+                    .iter()
+                    .position(|t| t.as_ref().is_none_or(|t| c.total > t.0))
+                else {
+                    continue;
+                };
+                top.copy_within(at..DEEP_CHILDREN - 1, at + 1);
+                top[at] = Some((
+                    c.total,
+                    Node {
+                        board: l.board,
+                        hold,
+                        carried: c.carried,
+                        next: node.next,
+                        acc: c.acc,
+                        total: c.total,
+                        parent: 0,
+                        placement: l.placement,
+                        seq: 0,
+                        held,
+                    },
+                ));
+            }
+        }
+        let mut best = i32::MIN;
+        for (_, child) in top.iter().flatten() {
+            let v = speculate(
+                pass,
+                d + 1,
+                child,
+                after,
+                tables,
+                (placements, locked),
+                counters,
+            );
+            best = best.max(v);
+        }
+        // No placement for this piece: the game would be over.
+        sum += if best == i32::MIN {
+            node.acc as i64 - TOPPED_OUT as i64
+        } else {
+            best as i64
+        };
+    }
+    (sum / possible.len() as i64) as i32
+}
+
+/// How many of the first speculated piece's children look at a second piece.
+const DEEP_CHILDREN: usize = 1;
 
 /// What a line that tops out is worth below its rewards so far.
 const TOPPED_OUT: i32 = 1_000_000;

@@ -127,6 +127,12 @@ pub struct Config {
     /// lines at width 512 and 512 at 2048 (self-play, docs/performance.md); 0 speculates
     /// `speculate_top` lines at every width, as before stop 25.
     pub speculate_share: usize,
+    /// The share of the speculated lines, in percent, that also speculate a second piece
+    /// past the queue (with `speculate`): the best of them by their one-piece expectation,
+    /// at least one when this is above 0. Each of the first piece's best children then takes
+    /// the expectation over the second piece, and the move is chosen among these lines only.
+    /// 0 (the default) speculates one piece. The second piece has a table of its own.
+    pub speculate_deep: usize,
     /// How the first move is picked from the final level of the search.
     pub move_choice: MoveChoice,
     /// What moves cost in frames, for the evaluator's time terms.
@@ -140,6 +146,24 @@ impl Config {
         self.speculate_top
             .max(width.saturating_mul(self.speculate_share) / 100)
             .max(1)
+    }
+
+    /// How many lines of a pass of beam width `width` speculate a second piece:
+    /// `speculate_deep` percent of [`Self::speculated_lines`], at least one unless it is 0.
+    pub fn deep_lines(&self, width: usize) -> usize {
+        if self.speculate_deep == 0 {
+            return 0;
+        }
+        (self
+            .speculated_lines(width)
+            .saturating_mul(self.speculate_deep)
+            / 100)
+            .max(1)
+    }
+
+    /// Whether a second piece past the queue is ever speculated (and has its table).
+    pub fn speculates_deep(&self) -> bool {
+        self.speculate && self.speculate_deep > 0
     }
 }
 
@@ -160,6 +184,7 @@ impl Default for Config {
             speculate: true,
             speculate_top: 32,
             speculate_share: 25,
+            speculate_deep: 0,
             move_choice: MoveChoice::BestLeaf,
             frame_costs: FrameCosts::default(),
         }
@@ -257,8 +282,10 @@ impl<E: Evaluator> Engine<E> {
     pub fn new(config: Config, evaluator: E) -> Self {
         let depth = 1 + config.previews;
         Engine {
-            // One table per searched depth, and one for the speculated piece.
-            tables: DepthTables::new(depth + config.speculate as usize),
+            // One table per searched depth, and one for each speculated piece.
+            tables: DepthTables::new(
+                depth + config.speculate as usize + config.speculates_deep() as usize,
+            ),
             config,
             evaluator,
             buffers: Buffers::default(),
@@ -372,9 +399,7 @@ impl<E: Evaluator> Engine<E> {
         // state is what comes after the whole queue) and something is known of what comes
         // next.
         let speculate = match state.bag {
-            Some(bag) if self.config.speculate && state.queue.len() <= depth => {
-                Some(bag.possible())
-            }
+            Some(bag) if self.config.speculate && state.queue.len() <= depth => Some(bag),
             _ => None,
         };
         let root = Node {
@@ -398,7 +423,12 @@ impl<E: Evaluator> Engine<E> {
         let mut counters = PassCounters {
             nodes: 0,
             evaluations: 0,
-            depth: vec![DepthCounters::default(); search_depth + speculate.is_some() as usize],
+            depth: vec![
+                DepthCounters::default();
+                search_depth
+                    + speculate.is_some() as usize
+                    + (speculate.is_some() && self.config.speculates_deep()) as usize
+            ],
         };
         let mut stop = None;
         let (widths, deadline): (Vec<usize>, Option<Instant>) = match budget {
@@ -428,6 +458,7 @@ impl<E: Evaluator> Engine<E> {
                 use_hold: self.config.use_hold,
                 speculate,
                 speculate_top: self.config.speculated_lines(w),
+                speculate_deep: self.config.deep_lines(w),
                 choice: self.config.move_choice,
                 frame_costs: &self.config.frame_costs,
                 incoming: state.incoming,
