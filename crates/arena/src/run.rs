@@ -43,10 +43,13 @@ impl Default for ThinkCharge {
 impl ThinkCharge {
     /// Milliseconds charged for a search.
     pub fn ms(&self, plan: Option<&Plan>, wall: std::time::Duration) -> f64 {
+        self.ms_of(plan.map_or(0, |p| p.stats.nodes), wall)
+    }
+
+    /// Milliseconds charged for a search that scored `nodes` candidates in `wall` time.
+    pub fn ms_of(&self, nodes: u64, wall: std::time::Duration) -> f64 {
         match *self {
-            ThinkCharge::Nodes { nodes_per_ms } => {
-                plan.map_or(0.0, |p| p.stats.nodes as f64 / nodes_per_ms.max(1e-9))
-            }
+            ThinkCharge::Nodes { nodes_per_ms } => nodes as f64 / nodes_per_ms.max(1e-9),
             ThinkCharge::PerMove { ms } => ms,
             ThinkCharge::WallClock => wall.as_secs_f64() * 1000.0,
         }
@@ -85,6 +88,11 @@ impl MatchOptions {
         {
             return Err(
                 "think_ms needs thinking charged by nodes (--think nodes:N) or wall time (--think wall), not a fixed ms:X per move".into(),
+            );
+        }
+        if matches!(self.think, ThinkCharge::PerMove { .. }) && (self.a.widen || self.b.widen) {
+            return Err(
+                "widen needs thinking charged by nodes (--think nodes:N) or wall time (--think wall), not a fixed ms:X per move".into(),
             );
         }
         Ok(())
@@ -226,6 +234,8 @@ pub fn play_game(
         };
         search::Engine::new(config, search::DefaultEvaluator::new(s.weights.clone()))
     });
+    // The widths each side widens through, when it does.
+    let widths = settings.map(|s| s.config.bot_widths(true));
     let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
     let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];
     loop {
@@ -233,7 +243,39 @@ pub fn play_game(
             Event::Decide(i) => {
                 let view = v.view(i, settings[i].see_incoming);
                 let t0 = Instant::now();
+                // Thinking began when the last piece locked (or at the start): for a
+                // pondering engine the frames since are free.
+                let free = v
+                    .side(i)
+                    .clock()
+                    .saturating_sub(v.side(i).stats().last_lock);
                 let plan = match (settings[i].think_ms, opts.think) {
+                    _ if settings[i].widen => {
+                        let ms = free as f64 * opts.versus.frame_ms
+                            + settings[i].think_ms.unwrap_or(0.0);
+                        let widths = widths[i].as_slice();
+                        // The passes up to the beam width always finish.
+                        let beam = settings[i].config.beam_width.max(1);
+                        let firm = widths.iter().take_while(|&&w| w <= beam).count();
+                        match opts.think {
+                            ThinkCharge::Nodes { nodes_per_ms } => engines[i].suggest_passes(
+                                &view,
+                                widths,
+                                firm,
+                                Some((ms * nodes_per_ms).round() as u64),
+                                None,
+                            ),
+                            ThinkCharge::WallClock => engines[i].suggest_passes(
+                                &view,
+                                widths,
+                                firm,
+                                None,
+                                Some(t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
+                            ),
+                            // `check` refuses the pair.
+                            ThinkCharge::PerMove { .. } => engines[i].suggest(&view),
+                        }
+                    }
                     (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => {
                         engines[i].suggest_nodes(&view, (ms * nodes_per_ms).round() as u64)
                     }
@@ -243,14 +285,26 @@ pub fn play_game(
                     // (`check` refuses the pair): the fixed-width search.
                     (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => engines[i].suggest(&view),
                 };
-                let ms = opts.think.ms(plan.as_ref(), t0.elapsed());
+                let wall = t0.elapsed();
+                let mut ms = opts.think.ms(plan.as_ref(), wall);
+                if settings[i].widen
+                    && let Some(p) = &plan
+                {
+                    // The engine answers when its budget is spent, with the last pass that
+                    // finished; the pass it then abandons does not delay the answer (the TBP
+                    // bot stops it when asked). Only the passes up to the beam width may run
+                    // past the budget.
+                    let budget =
+                        free as f64 * opts.versus.frame_ms + settings[i].think_ms.unwrap_or(0.0);
+                    let answered = opts
+                        .think
+                        .ms_of(p.stats.answer_nodes, p.stats.answer_elapsed);
+                    if ms > budget {
+                        ms = answered.max(budget);
+                    }
+                }
                 let mut frames = opts.versus.frames_of_ms(ms);
                 if settings[i].ponder {
-                    // Thinking began when the last piece locked (or at the start).
-                    let free = v
-                        .side(i)
-                        .clock()
-                        .saturating_sub(v.side(i).stats().last_lock);
                     frames = frames.saturating_sub(free);
                 }
                 v.decide(i, plan.map(|p| (p.placement, p.uses_hold)), frames)

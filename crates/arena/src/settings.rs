@@ -23,6 +23,12 @@ pub struct EngineSettings {
     /// wall time under `--think wall`. A fixed charge per move (`ms:X`) says nothing about
     /// how much searching costs, so a budget is refused there ([`crate::MatchOptions::check`]).
     pub think_ms: Option<f64>,
+    /// With `ponder`: think through the delays before its turn the way the TBP bot does in
+    /// the background, widening pass by pass ([`search::Config::bot_widths`]: 8, the beam
+    /// width, then twice as wide and so on) for as long as the delays since its last lock
+    /// last, plus `think_ms` if set. The passes up to the beam width always finish; thinking
+    /// past the free delays is charged as usual.
+    pub widen: bool,
 }
 
 /// The field names of a serializable value's JSON object.
@@ -49,6 +55,7 @@ impl EngineSettings {
         let mut see_incoming = false;
         let mut ponder = false;
         let mut think_ms = None;
+        let mut widen = false;
         for (k, v) in all {
             if config_fields.contains(&k) {
                 config.insert(k, v);
@@ -58,6 +65,8 @@ impl EngineSettings {
                 see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
             } else if k == "ponder" {
                 ponder = v.as_bool().ok_or("ponder must be true or false")?;
+            } else if k == "widen" {
+                widen = v.as_bool().ok_or("widen must be true or false")?;
             } else if k == "think_ms" {
                 think_ms = match v.as_f64() {
                     Some(ms) if ms > 0.0 && ms.is_finite() => Some(ms),
@@ -69,9 +78,14 @@ impl EngineSettings {
                 };
             } else {
                 return Err(format!(
-                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder and think_ms)"
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder, think_ms and widen)"
                 ));
             }
+        }
+        if widen && !ponder {
+            return Err(
+                "widen needs ponder: an engine widens through the delays it thinks in".into(),
+            );
         }
         Ok(EngineSettings {
             config: serde_json::from_value(Value::Object(config))
@@ -81,6 +95,7 @@ impl EngineSettings {
             see_incoming,
             ponder,
             think_ms,
+            widen,
         })
     }
 
@@ -127,6 +142,11 @@ mod tests {
                 .think_ms,
             Some(8.0)
         );
+        let w = EngineSettings::from_json(r#"{"ponder": true, "widen": true}"#).unwrap();
+        assert!(w.widen && w.ponder);
+        let e = EngineSettings::from_json(r#"{"widen": true}"#).unwrap_err();
+        assert!(e.contains("widen needs ponder"), "{e}");
+        assert!(EngineSettings::from_json(r#"{"ponder": true, "widen": 1}"#).is_err());
         for bad in ["0", "-1", "\"long\"", "null"] {
             let e = EngineSettings::from_json(&format!(r#"{{"think_ms": {bad}}}"#)).unwrap_err();
             assert!(e.contains("think_ms"), "{e}");

@@ -167,3 +167,51 @@ fn a_think_budget_is_spent_by_nodes_and_replays() {
     };
     assert!(fixed.check().unwrap_err().contains("think_ms"));
 }
+
+/// An engine that widens through its free delays (`widen`, as the TBP bot thinks in the
+/// background) searches more than the same engine at its fixed width and pays nothing for
+/// it; with a think budget on top it pays exactly that budget per move, never the pass it
+/// abandons when the budget runs out.
+#[test]
+fn widening_through_the_free_delays_is_free_and_a_budget_on_top_costs_exactly_itself() {
+    let run = |a: &str| {
+        let opts = MatchOptions {
+            a: settings(a),
+            b: settings(r#"{"beam_width": 4, "previews": 2, "ponder": true}"#),
+            games: 2,
+            think: arena::ThinkCharge::Nodes {
+                nodes_per_ms: 1000.0,
+            },
+            versus: game::versus::VersusConfig {
+                max_pieces: 30,
+                ..Default::default()
+            },
+            ..MatchOptions::default()
+        };
+        assert_eq!(opts.check(), Ok(()));
+        let m = run_match(&opts, |_, _| {});
+        assert_eq!(m.digest, run_match(&opts, |_, _| {}).digest, "it replays");
+        m
+    };
+    let fixed = run(r#"{"beam_width": 4, "previews": 2, "ponder": true}"#);
+    let widen = run(r#"{"beam_width": 4, "previews": 2, "ponder": true, "widen": true}"#);
+    // The fixed width-4 search fits in the spawn delay (7 frames, 28 ms, 28,000 candidates at
+    // this charge), and so does everything the widening engine does.
+    assert_eq!(fixed.a.think_frames_per_piece, 0.0);
+    assert_eq!(widen.a.think_frames_per_piece, 0.0);
+    assert_ne!(widen.digest, fixed.digest, "the wider passes change moves");
+    // 8 ms more is two 4 ms frames past the free delays on a move whose budget runs out; the
+    // pass abandoned then is not charged (it would make a third frame). A move whose passes
+    // all finish sooner (at three pieces deep the tree is small) answers sooner.
+    let budget =
+        run(r#"{"beam_width": 4, "previews": 2, "ponder": true, "widen": true, "think_ms": 8}"#);
+    let b = budget.a.think_frames_per_piece;
+    assert!((1.5..=2.0).contains(&b), "{b}");
+    // A fixed charge per move says nothing of what widening costs: refused.
+    let per_move = MatchOptions {
+        a: settings(r#"{"ponder": true, "widen": true}"#),
+        think: arena::ThinkCharge::PerMove { ms: 5.0 },
+        ..MatchOptions::default()
+    };
+    assert!(per_move.check().unwrap_err().contains("widen"));
+}

@@ -17,6 +17,14 @@ enum Budget<'a> {
     Safety(Instant),
     /// Passes at these widths until a stop is asked for (no pass is sure to finish).
     Until(&'a [usize], &'a AtomicBool),
+    /// Passes at these widths; the first `firm` always finish, the rest stop at the node
+    /// limit or the deadline, whichever comes first.
+    Passes {
+        widths: &'a [usize],
+        firm: usize,
+        limit: Option<u64>,
+        deadline: Option<Instant>,
+    },
 }
 
 /// What moves cost in frames, for the search's time terms (`Weights::frames`): by default the
@@ -161,6 +169,26 @@ impl Config {
             .max(1)
     }
 
+    /// The widths of a search that thinks the way the TBP bot does in the background: 8 (a
+    /// quick answer), `beam_width` (the least an answer is worth), then, with `widen`, twice
+    /// and four times as wide and so on, up to `max_width`.
+    pub fn bot_widths(&self, widen: bool) -> Vec<usize> {
+        let full = self.beam_width.max(1);
+        let mut widths = vec![8.min(full), full];
+        widths.dedup();
+        if widen {
+            let mut w = full.saturating_mul(2);
+            while w < self.max_width {
+                widths.push(w);
+                w = w.saturating_mul(2);
+            }
+            if self.max_width > full {
+                widths.push(self.max_width);
+            }
+        }
+        widths
+    }
+
     /// Whether a second piece past the queue is ever speculated (and has its table).
     pub fn speculates_deep(&self) -> bool {
         self.speculate && self.speculate_deep > 0
@@ -218,6 +246,12 @@ pub struct SearchStats {
     pub search_depth: usize,
     /// Wall time.
     pub elapsed: Duration,
+    /// Candidates scored, all passes counted, when the pass that gives the answer finished:
+    /// an answer could have been sent then. `nodes` less this is work on a pass that did not
+    /// finish.
+    pub answer_nodes: u64,
+    /// Wall time when the pass that gives the answer finished.
+    pub answer_elapsed: Duration,
 }
 
 impl SearchStats {
@@ -338,6 +372,31 @@ impl<E: Evaluator> Engine<E> {
         self.search(state, Budget::Nodes(limit))
     }
 
+    /// Searches pass after pass at `widths` (for example [`Config::bot_widths`]): the first
+    /// `firm` passes always finish; each later one is abandoned once the search has scored
+    /// `limit` candidates (all passes counted) or `deadline` has passed, and the answer is the
+    /// best line of the last pass that finished. With a limit and no deadline the same state
+    /// gives the same move on any machine. This is how the versus arena has an engine think
+    /// through the delays before its turn, as the TBP bot does in the background.
+    pub fn suggest_passes(
+        &mut self,
+        state: &GameState,
+        widths: &[usize],
+        firm: usize,
+        limit: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> Option<Plan> {
+        self.search(
+            state,
+            Budget::Passes {
+                widths,
+                firm,
+                limit,
+                deadline,
+            },
+        )
+    }
+
     /// Searches at the configured fixed width, but never past `deadline`: a width-8 pass runs
     /// first, and if the full-width pass cannot finish in time its answer is returned instead.
     /// When the full pass finishes, the move is the same as [`Self::suggest`]'s.
@@ -431,6 +490,8 @@ impl<E: Evaluator> Engine<E> {
             ],
         };
         let mut stop = None;
+        // Passes before this one always finish (unless a stop is asked for).
+        let mut firm = 1;
         let (widths, deadline): (Vec<usize>, Option<Instant>) = match budget {
             Budget::Fixed => (vec![self.config.beam_width.max(1)], None),
             Budget::Safety(d) => (vec![8, self.config.beam_width.max(1)], Some(d)),
@@ -440,9 +501,19 @@ impl<E: Evaluator> Engine<E> {
             }
             Budget::Widening(d) => (self.widening(), Some(d)),
             Budget::Nodes(_) => (self.widening(), None),
+            Budget::Passes {
+                widths,
+                firm: f,
+                deadline,
+                ..
+            } => {
+                firm = f.max(1);
+                (widths.iter().map(|&w| w.max(1)).collect(), deadline)
+            }
         };
         let node_limit = match budget {
             Budget::Nodes(l) => Some(l),
+            Budget::Passes { limit, .. } => limit,
             _ => None,
         };
         let mut best = None;
@@ -462,9 +533,10 @@ impl<E: Evaluator> Engine<E> {
                 choice: self.config.move_choice,
                 frame_costs: &self.config.frame_costs,
                 incoming: state.incoming,
-                // The first pass always finishes, unless a stop is asked for.
-                deadline: if i == 0 { None } else { deadline },
-                node_limit: if i == 0 { None } else { node_limit },
+                // The first pass (the first `firm`) always finishes, unless a stop is asked
+                // for.
+                deadline: if i < firm { None } else { deadline },
+                node_limit: if i < firm { None } else { node_limit },
                 stop,
                 pieces_placed: state.pieces_placed,
             };
@@ -478,6 +550,7 @@ impl<E: Evaluator> Engine<E> {
                 Some(line) => {
                     self.tables.predict(line.board_after_first);
                     passes += 1;
+                    let now = start.elapsed();
                     let plan = Plan {
                         placement: line.placements[0],
                         uses_hold: line.uses_hold,
@@ -496,7 +569,9 @@ impl<E: Evaluator> Engine<E> {
                             passes,
                             width: w,
                             search_depth,
-                            elapsed: start.elapsed(),
+                            elapsed: now,
+                            answer_nodes: counters.nodes,
+                            answer_elapsed: now,
                         },
                     };
                     on_pass(&plan);
@@ -504,15 +579,17 @@ impl<E: Evaluator> Engine<E> {
                 }
                 None => break,
             }
-            if let Some(d) = deadline
-                && Instant::now() >= d
-            {
-                break;
-            }
-            if let Some(l) = node_limit
-                && counters.nodes >= l
-            {
-                break;
+            if i + 1 >= firm {
+                if let Some(d) = deadline
+                    && Instant::now() >= d
+                {
+                    break;
+                }
+                if let Some(l) = node_limit
+                    && counters.nodes >= l
+                {
+                    break;
+                }
             }
         }
         // The plan's figures cover all the work, an unfinished last pass included.

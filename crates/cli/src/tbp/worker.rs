@@ -61,18 +61,7 @@ impl Worker {
     /// after the configured width while nobody asks for its answer.
     pub(crate) fn start(config: Config, weights: Weights, widen: bool) -> Worker {
         let full = config.beam_width.max(1);
-        let mut widths = vec![8.min(full), full];
-        widths.dedup();
-        if widen {
-            let mut w = full * 2;
-            while w < config.max_width {
-                widths.push(w);
-                w *= 2;
-            }
-            if config.max_width > full {
-                widths.push(config.max_width);
-            }
-        }
+        let widths = config.bot_widths(widen);
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             changed: Condvar::new(),
