@@ -90,6 +90,14 @@ impl MatchOptions {
                 "think_ms needs thinking charged by nodes (--think nodes:N) or wall time (--think wall), not a fixed ms:X per move".into(),
             );
         }
+        if !matches!(self.think, ThinkCharge::Nodes { .. })
+            && (self.a.speed.is_some() || self.b.speed.is_some())
+        {
+            return Err(
+                "speed needs thinking charged by nodes (--think nodes:N): it scales that rate"
+                    .into(),
+            );
+        }
         if matches!(self.think, ThinkCharge::PerMove { .. }) && (self.a.widen || self.b.widen) {
             return Err(
                 "widen needs thinking charged by nodes (--think nodes:N) or wall time (--think wall), not a fixed ms:X per move".into(),
@@ -236,6 +244,13 @@ pub fn play_game(
     });
     // The widths each side widens through, when it does.
     let widths = settings.map(|s| s.config.bot_widths(true));
+    // Each side's think charge: a faster machine scores more candidates a millisecond.
+    let think = settings.map(|s| match (opts.think, s.speed) {
+        (ThinkCharge::Nodes { nodes_per_ms }, Some(speed)) => ThinkCharge::Nodes {
+            nodes_per_ms: nodes_per_ms * speed,
+        },
+        (t, _) => t,
+    });
     let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
     let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];
     loop {
@@ -249,7 +264,7 @@ pub fn play_game(
                     .side(i)
                     .clock()
                     .saturating_sub(v.side(i).stats().last_lock);
-                let plan = match (settings[i].think_ms, opts.think) {
+                let plan = match (settings[i].think_ms, think[i]) {
                     _ if settings[i].widen => {
                         let ms = free as f64 * opts.versus.frame_ms
                             + settings[i].think_ms.unwrap_or(0.0);
@@ -257,7 +272,7 @@ pub fn play_game(
                         // The passes up to the beam width always finish.
                         let beam = settings[i].config.beam_width.max(1);
                         let firm = widths.iter().take_while(|&&w| w <= beam).count();
-                        match opts.think {
+                        match think[i] {
                             ThinkCharge::Nodes { nodes_per_ms } => engines[i].suggest_passes(
                                 &view,
                                 widths,
@@ -286,7 +301,7 @@ pub fn play_game(
                     (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => engines[i].suggest(&view),
                 };
                 let wall = t0.elapsed();
-                let mut ms = opts.think.ms(plan.as_ref(), wall);
+                let mut ms = think[i].ms(plan.as_ref(), wall);
                 if settings[i].widen
                     && let Some(p) = &plan
                 {

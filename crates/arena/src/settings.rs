@@ -29,6 +29,11 @@ pub struct EngineSettings {
     /// last, plus `think_ms` if set. The passes up to the beam width always finish; thinking
     /// past the free delays is charged as usual.
     pub widen: bool,
+    /// How many times as fast as the match's think charge this engine's machine is: under
+    /// `--think nodes:N` it scores `speed * N` candidates a millisecond, so a budget buys that
+    /// many more and a search is charged that much less. `None` is 1. Only with a node charge
+    /// ([`crate::MatchOptions::check`]). For effort ladders: the same engine on faster machines.
+    pub speed: Option<f64>,
 }
 
 /// The field names of a serializable value's JSON object.
@@ -56,6 +61,7 @@ impl EngineSettings {
         let mut ponder = false;
         let mut think_ms = None;
         let mut widen = false;
+        let mut speed = None;
         for (k, v) in all {
             if config_fields.contains(&k) {
                 config.insert(k, v);
@@ -65,6 +71,11 @@ impl EngineSettings {
                 see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
             } else if k == "ponder" {
                 ponder = v.as_bool().ok_or("ponder must be true or false")?;
+            } else if k == "speed" {
+                speed = match v.as_f64() {
+                    Some(x) if x > 0.0 && x.is_finite() => Some(x),
+                    _ => return Err(format!("speed must be a number above 0, not {v}")),
+                };
             } else if k == "widen" {
                 widen = v.as_bool().ok_or("widen must be true or false")?;
             } else if k == "think_ms" {
@@ -78,7 +89,7 @@ impl EngineSettings {
                 };
             } else {
                 return Err(format!(
-                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder, think_ms and widen)"
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder, think_ms, widen and speed)"
                 ));
             }
         }
@@ -96,6 +107,7 @@ impl EngineSettings {
             ponder,
             think_ms,
             widen,
+            speed,
         })
     }
 
@@ -150,6 +162,13 @@ mod tests {
         for bad in ["0", "-1", "\"long\"", "null"] {
             let e = EngineSettings::from_json(&format!(r#"{{"think_ms": {bad}}}"#)).unwrap_err();
             assert!(e.contains("think_ms"), "{e}");
+            let e = EngineSettings::from_json(&format!(r#"{{"speed": {bad}}}"#)).unwrap_err();
+            assert!(e.contains("speed"), "{e}");
         }
+        assert_eq!(
+            EngineSettings::from_json(r#"{"speed": 4}"#).unwrap().speed,
+            Some(4.0)
+        );
+        assert_eq!(EngineSettings::default().speed, None);
     }
 }

@@ -215,3 +215,47 @@ fn widening_through_the_free_delays_is_free_and_a_budget_on_top_costs_exactly_it
     };
     assert!(per_move.check().unwrap_err().contains("widen"));
 }
+
+/// `speed` is the same engine on a faster machine: a side at speed 2 under a charge of 1,000
+/// candidates a millisecond plays exactly as that side at speed 1 under 2,000 (the same budget
+/// in candidates, the same charge in time), and speed needs a node charge.
+#[test]
+fn speed_scales_a_sides_node_rate() {
+    let opts = |rate: f64, a: &str, b: &str| MatchOptions {
+        a: settings(a),
+        b: settings(b),
+        games: 2,
+        think: arena::ThinkCharge::Nodes { nodes_per_ms: rate },
+        versus: game::versus::VersusConfig {
+            max_pieces: 30,
+            ..Default::default()
+        },
+        ..MatchOptions::default()
+    };
+    let fast_a = opts(
+        1000.0,
+        r#"{"previews": 2, "think_ms": 8, "speed": 2}"#,
+        r#"{"previews": 2, "think_ms": 2}"#,
+    );
+    let slow_b = opts(
+        2000.0,
+        r#"{"previews": 2, "think_ms": 8}"#,
+        r#"{"previews": 2, "think_ms": 2, "speed": 0.5}"#,
+    );
+    assert_eq!(fast_a.check(), Ok(()));
+    let (x, y) = (run_match(&fast_a, |_, _| {}), run_match(&slow_b, |_, _| {}));
+    assert_eq!(x.digest, y.digest);
+    assert_eq!(x.game_list, y.game_list);
+    // Without the speed, A has half the candidates: other games.
+    let plain = opts(
+        1000.0,
+        r#"{"previews": 2, "think_ms": 8}"#,
+        r#"{"previews": 2, "think_ms": 2}"#,
+    );
+    assert_ne!(run_match(&plain, |_, _| {}).digest, x.digest);
+    let wall = MatchOptions {
+        think: arena::ThinkCharge::WallClock,
+        ..fast_a
+    };
+    assert!(wall.check().unwrap_err().contains("speed"));
+}
