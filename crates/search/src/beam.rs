@@ -470,31 +470,16 @@ fn speculate<E: Evaluator>(
     let mut sum = 0i64;
     for piece in possible.iter() {
         let mut best = i32::MIN;
-        let mut options = [Some((piece, node.hold, false)), None];
-        if pass.use_hold
-            && let Some(h) = node.hold
-            && h != piece
-        {
-            options[1] = Some((h, Some(piece), true));
-        }
-        for (placed, hold, held) in options.into_iter().flatten() {
-            lock_all(pass, d, node, (placed, hold), tables, placements, locked);
-            for l in locked.iter() {
-                let c = score_locked(
-                    pass,
-                    d,
-                    node,
-                    0,
-                    l,
-                    (placed, hold, node.next, held),
-                    &[],
-                    None,
-                    tables,
-                    counters,
-                );
-                best = best.max(c.total);
-            }
-        }
+        speculated_children(
+            pass,
+            d,
+            node,
+            piece,
+            tables,
+            (placements, locked),
+            counters,
+            |_, c, _, _| best = best.max(c.total),
+        );
         // No placement for this piece: the game would be over.
         sum += if best == i32::MIN {
             node.acc as i64 - TOPPED_OUT as i64
@@ -529,33 +514,20 @@ fn speculate_two<E: Evaluator>(
         // The best children with this piece: (total, child node), best first, ties to the
         // earlier-generated.
         let mut top: [Option<(i32, Node)>; DEEP_CHILDREN] = [None; DEEP_CHILDREN];
-        let mut options = [Some((piece, node.hold, false)), None];
-        if pass.use_hold
-            && let Some(h) = node.hold
-            && h != piece
-        {
-            options[1] = Some((h, Some(piece), true));
-        }
-        for (placed, hold, held) in options.into_iter().flatten() {
-            lock_all(pass, d, node, (placed, hold), tables, placements, first);
-            for l in first.iter() {
-                let c = score_locked(
-                    pass,
-                    d,
-                    node,
-                    0,
-                    l,
-                    (placed, hold, node.next, held),
-                    &[],
-                    None,
-                    tables,
-                    counters,
-                );
+        speculated_children(
+            pass,
+            d,
+            node,
+            piece,
+            tables,
+            (placements, first),
+            counters,
+            |l, c, hold, held| {
                 let Some(at) = top
                     .iter()
                     .position(|t| t.as_ref().is_none_or(|t| c.total > t.0))
                 else {
-                    continue;
+                    return;
                 };
                 top.copy_within(at..DEEP_CHILDREN - 1, at + 1);
                 top[at] = Some((
@@ -573,8 +545,8 @@ fn speculate_two<E: Evaluator>(
                         held,
                     },
                 ));
-            }
-        }
+            },
+        );
         let mut best = i32::MIN;
         for (_, child) in top.iter().flatten() {
             let v = speculate(
@@ -596,6 +568,49 @@ fn speculate_two<E: Evaluator>(
         };
     }
     (sum / possible.len() as i64) as i32
+}
+
+/// Scores every child of `node` when `piece` comes next past the queue (placed, or swapped
+/// with the held piece) through the depth-`d` table, and calls `visit` with each locked
+/// placement, its child, the hold after it and whether it held. Inline, as the loop it came
+/// from was.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn speculated_children<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    node: &Node,
+    piece: Piece,
+    tables: &mut DepthTables<PositionEval, Board>,
+    (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
+    counters: &mut PassCounters,
+    mut visit: impl FnMut(&Locked, &Child, Option<Piece>, bool),
+) {
+    let mut options = [Some((piece, node.hold, false)), None];
+    if pass.use_hold
+        && let Some(h) = node.hold
+        && h != piece
+    {
+        options[1] = Some((h, Some(piece), true));
+    }
+    for (placed, hold, held) in options.into_iter().flatten() {
+        lock_all(pass, d, node, (placed, hold), tables, placements, locked);
+        for l in locked.iter() {
+            let c = score_locked(
+                pass,
+                d,
+                node,
+                0,
+                l,
+                (placed, hold, node.next, held),
+                &[],
+                None,
+                tables,
+                counters,
+            );
+            visit(l, &c, hold, held);
+        }
+    }
 }
 
 /// How many of the first speculated piece's children look at a second piece.
