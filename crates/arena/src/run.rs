@@ -311,9 +311,7 @@ pub fn play_game(
                     // past the budget.
                     let budget =
                         free as f64 * opts.versus.frame_ms + settings[i].think_ms.unwrap_or(0.0);
-                    let answered = opts
-                        .think
-                        .ms_of(p.stats.answer_nodes, p.stats.answer_elapsed);
+                    let answered = think[i].ms_of(p.stats.answer_nodes, p.stats.answer_elapsed);
                     if ms > budget {
                         ms = answered.max(budget);
                     }

@@ -253,6 +253,26 @@ fn speed_scales_a_sides_node_rate() {
         r#"{"previews": 2, "think_ms": 2}"#,
     );
     assert_ne!(run_match(&plain, |_, _| {}).digest, x.digest);
+    // The same with engines that widen through their free delays, the budget and the charge
+    // of an answer that comes after it both scaled (beam 4, so that a pass often finishes
+    // past the budget and is charged by when it finished).
+    let widen = r#""beam_width": 4, "previews": 2, "ponder": true, "widen": true, "think_ms": 2"#;
+    let fast_widen = opts(
+        1000.0,
+        &format!("{{{widen}, \"speed\": 2}}"),
+        &format!("{{{widen}}}"),
+    );
+    let slow_widen = opts(
+        2000.0,
+        &format!("{{{widen}}}"),
+        &format!("{{{widen}, \"speed\": 0.5}}"),
+    );
+    let (x, y) = (
+        run_match(&fast_widen, |_, _| {}),
+        run_match(&slow_widen, |_, _| {}),
+    );
+    assert_eq!(x.game_list, y.game_list);
+    assert!(x.a.think_frames_per_piece > 0.0, "some answers come late");
     let wall = MatchOptions {
         think: arena::ThinkCharge::WallClock,
         ..fast_a
