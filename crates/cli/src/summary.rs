@@ -19,6 +19,16 @@ pub(crate) struct TtSummary {
     pub(crate) replacements: Option<u64>,
     pub(crate) hit_rate: f64,
     pub(crate) replacement_ratio: Option<f64>,
+    /// Lookups and hits at each depth of the search (0 = the current piece), all passes.
+    pub(crate) by_depth: Vec<DepthSummary>,
+}
+
+/// Table lookups and hits at one depth over a whole game.
+#[derive(Serialize, Debug, Clone, Default)]
+pub(crate) struct DepthSummary {
+    pub(crate) lookups: u64,
+    pub(crate) hits: u64,
+    pub(crate) hit_rate: f64,
 }
 
 /// One JSON object per game.
@@ -97,6 +107,7 @@ pub(crate) struct Recorder {
     evaluations: u64,
     lookups: u64,
     hits: u64,
+    by_depth: Vec<DepthSummary>,
     search_seconds: f64,
     move_ms: Vec<f64>,
     digest: foldhash::fast::FoldHasher<'static>,
@@ -111,6 +122,7 @@ impl Recorder {
             evaluations: 0,
             lookups: 0,
             hits: 0,
+            by_depth: Vec::new(),
             search_seconds: 0.0,
             move_ms: Vec::new(),
             digest: foldhash::fast::FixedState::with_seed(0).build_hasher(),
@@ -126,6 +138,13 @@ impl Recorder {
         self.evaluations += s.evaluations;
         self.lookups += s.lookups();
         self.hits += s.hits();
+        if self.by_depth.len() < s.depth.len() {
+            self.by_depth.resize(s.depth.len(), DepthSummary::default());
+        }
+        for (acc, d) in self.by_depth.iter_mut().zip(&s.depth) {
+            acc.lookups += d.lookups;
+            acc.hits += d.hits;
+        }
         self.search_seconds += s.elapsed.as_secs_f64();
         self.move_ms.push(s.elapsed.as_secs_f64() * 1000.0);
         let p = step.plan.placement;
@@ -208,6 +227,14 @@ impl Recorder {
                 replacements,
                 hit_rate: self.hit_rate(),
                 replacement_ratio: replacements.map(|r| ratio(r, stores)),
+                by_depth: self
+                    .by_depth
+                    .iter()
+                    .map(|d| DepthSummary {
+                        hit_rate: ratio(d.hits, d.lookups),
+                        ..d.clone()
+                    })
+                    .collect(),
             },
         }
     }

@@ -66,6 +66,13 @@ fn play_json_has_every_summary_field_and_replays_by_seed() {
     }
     assert_eq!(a["pieces"], 25);
     assert_eq!(a["tt"]["bits"], tt_core::BITS);
+    // Hits by depth: one entry per table, summing to the totals.
+    let by_depth = a["tt"]["by_depth"].as_array().expect("tt.by_depth");
+    assert_eq!(Some(by_depth.len() as u64), a["tt"]["depths"].as_u64());
+    let sum = |f: &str| by_depth.iter().map(|d| d[f].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(Some(sum("lookups")), a["tt"]["lookups"].as_u64());
+    assert_eq!(Some(sum("hits")), a["tt"]["hits"].as_u64());
+    assert!(by_depth[0]["lookups"].as_u64().unwrap() > 0);
     let b = json_of(&run(&args, ""));
     assert_eq!(a["moves_digest"], b["moves_digest"], "same seed, same game");
     let no_cache = json_of(&run(&[&args[..], &["--no-cache"]].concat(), ""));

@@ -154,6 +154,25 @@ pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     fn alloc(buckets: usize) -> Self::Store;
     #[doc(hidden)]
     fn keys(s: &Self::Store, i: usize) -> [u64; 2];
+    /// The slot of bucket `i` holding `key` (a stored key, never 0), if any.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn find(s: &Self::Store, i: usize, key: u64) -> Option<usize> {
+        let keys = Self::keys(s, i);
+        if keys[0] == key {
+            Some(0)
+        } else if keys[1] == key {
+            Some(1)
+        } else {
+            None
+        }
+    }
+    /// Which slots of bucket `i` are occupied.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn occupied(s: &Self::Store, i: usize) -> [bool; 2] {
+        Self::keys(s, i).map(|k| k != 0)
+    }
     #[doc(hidden)]
     fn value(s: &Self::Store, i: usize, slot: usize) -> V;
     #[doc(hidden)]
@@ -320,6 +339,34 @@ impl<V: Copy + Zeroable> Layout<V> for Folded {
             }
         })
     }
+    /// Compares the probe's key in its stored form (shifted, flagged occupied) with the
+    /// words as they are, the marker bit masked off: no key is decoded.
+    #[inline(always)]
+    fn find(s: &Self::Store, i: usize, key: u64) -> Option<usize> {
+        let w = s.0[i].keys;
+        let k = if FOLDS {
+            (key << FIXED) | OCCUPIED
+        } else {
+            key
+        };
+        let w = if FOLDS { w.map(|w| w & !MARK) } else { w };
+        if w[0] == k {
+            Some(0)
+        } else if w[1] == k {
+            Some(1)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    fn occupied(s: &Self::Store, i: usize) -> [bool; 2] {
+        let w = s.0[i].keys;
+        if FOLDS {
+            w.map(|w| w & OCCUPIED != 0)
+        } else {
+            w.map(|w| w != 0)
+        }
+    }
     #[inline(always)]
     fn value(s: &Self::Store, i: usize, slot: usize) -> V {
         s.0[i].values[slot]
@@ -452,11 +499,11 @@ impl<V: Copy + Zeroable, L: Layout<V>> Vacant<'_, V, L> {
         #[cfg(feature = "stats")]
         {
             t.stats.stores += 1;
-            if L::keys(&t.store, self.bucket)[self.slot] != 0 {
+            if L::occupied(&t.store, self.bucket)[self.slot] {
                 t.stats.replacements += 1;
             }
         }
-        if L::keys(&t.store, self.bucket) == [0, 0] {
+        if L::occupied(&t.store, self.bucket) == [false, false] {
             // First store into this bucket since the last clear.
             if t.touched.len() < t.touched.capacity() {
                 t.touched.push(self.bucket as u32);
@@ -518,15 +565,7 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         {
             self.stats.lookups += 1;
         }
-        let keys = L::keys(&self.store, i);
-        let hit = if keys[0] == key {
-            Some(0)
-        } else if keys[1] == key {
-            Some(1)
-        } else {
-            None
-        };
-        if let Some(s) = hit {
+        if let Some(s) = L::find(&self.store, i, key) {
             let v = L::value(&self.store, i, s);
             L::set_marker(&mut self.store, i, 1 - s);
             #[cfg(feature = "stats")]
@@ -539,9 +578,10 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         {
             self.stats.misses += 1;
         }
-        let slot = if keys[0] == 0 {
+        let occupied = L::occupied(&self.store, i);
+        let slot = if !occupied[0] {
             0
-        } else if keys[1] == 0 {
+        } else if !occupied[1] {
             1
         } else {
             L::marker(&self.store, i)
