@@ -1,6 +1,6 @@
 //! The game summary shared by `play --json` and `bench`.
 
-use search::{Engine, Evaluator, selfplay::Step};
+use search::{DepthCounters, Engine, Evaluator, selfplay::Step};
 use serde::Serialize;
 use std::hash::{BuildHasher, Hasher};
 
@@ -24,7 +24,7 @@ pub(crate) struct TtSummary {
 }
 
 /// Table lookups and hits at one depth over a whole game.
-#[derive(Serialize, Debug, Clone, Default)]
+#[derive(Serialize, Debug, Clone)]
 pub(crate) struct DepthSummary {
     pub(crate) lookups: u64,
     pub(crate) hits: u64,
@@ -107,7 +107,7 @@ pub(crate) struct Recorder {
     evaluations: u64,
     lookups: u64,
     hits: u64,
-    by_depth: Vec<DepthSummary>,
+    by_depth: Vec<DepthCounters>,
     search_seconds: f64,
     move_ms: Vec<f64>,
     digest: foldhash::fast::FoldHasher<'static>,
@@ -139,7 +139,8 @@ impl Recorder {
         self.lookups += s.lookups();
         self.hits += s.hits();
         if self.by_depth.len() < s.depth.len() {
-            self.by_depth.resize(s.depth.len(), DepthSummary::default());
+            self.by_depth
+                .resize(s.depth.len(), DepthCounters::default());
         }
         for (acc, d) in self.by_depth.iter_mut().zip(&s.depth) {
             acc.lookups += d.lookups;
@@ -231,8 +232,9 @@ impl Recorder {
                     .by_depth
                     .iter()
                     .map(|d| DepthSummary {
+                        lookups: d.lookups,
+                        hits: d.hits,
                         hit_rate: ratio(d.hits, d.lookups),
-                        ..d.clone()
                     })
                     .collect(),
             },

@@ -158,14 +158,7 @@ pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     #[doc(hidden)]
     #[inline(always)]
     fn find(s: &Self::Store, i: usize, key: u64) -> Option<usize> {
-        let keys = Self::keys(s, i);
-        if keys[0] == key {
-            Some(0)
-        } else if keys[1] == key {
-            Some(1)
-        } else {
-            None
-        }
+        slot_of(Self::keys(s, i), key)
     }
     /// Which slots of bucket `i` are occupied.
     #[doc(hidden)]
@@ -189,6 +182,18 @@ pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     fn bytes(s: &Self::Store) -> usize;
     #[doc(hidden)]
     fn bucket_addr(s: &Self::Store, i: usize) -> *const u8;
+}
+
+/// The slot whose word equals `key`, slot 0 first.
+#[inline(always)]
+fn slot_of(words: [u64; 2], key: u64) -> Option<usize> {
+    if words[0] == key {
+        Some(0)
+    } else if words[1] == key {
+        Some(1)
+    } else {
+        None
+    }
 }
 
 mod private {
@@ -350,13 +355,7 @@ impl<V: Copy + Zeroable> Layout<V> for Folded {
             key
         };
         let w = if FOLDS { w.map(|w| w & !MARK) } else { w };
-        if w[0] == k {
-            Some(0)
-        } else if w[1] == k {
-            Some(1)
-        } else {
-            None
-        }
+        slot_of(w, k)
     }
     #[inline(always)]
     fn occupied(s: &Self::Store, i: usize) -> [bool; 2] {
