@@ -594,7 +594,17 @@ fn speculated_children<E: Evaluator>(
         options[1] = Some((h, Some(piece), true));
     }
     for (placed, hold, held) in options.into_iter().flatten() {
-        lock_all(pass, d, node, (placed, hold), tables, placements, locked);
+        let probe = probes(pass, d, tables, counters);
+        lock_all(
+            pass,
+            d,
+            node,
+            (placed, hold),
+            tables,
+            probe,
+            placements,
+            locked,
+        );
         for l in locked.iter() {
             let c = score_locked(
                 pass,
@@ -605,7 +615,7 @@ fn speculated_children<E: Evaluator>(
                 (placed, hold, node.next, held),
                 &[],
                 None,
-                tables,
+                (tables, probe),
                 counters,
             );
             visit(l, &c, hold, held);
@@ -659,7 +669,17 @@ fn expand<E: Evaluator>(
     }
     for (piece, hold, next, held) in options.into_iter().flatten() {
         let pending = pass.pieces.get(next..).unwrap_or(&[]);
-        lock_all(pass, d, parent, (piece, hold), tables, placements, locked);
+        let probe = probes(pass, d, tables, counters);
+        lock_all(
+            pass,
+            d,
+            parent,
+            (piece, hold),
+            tables,
+            probe,
+            placements,
+            locked,
+        );
         for l in locked.iter() {
             // A state reached already in this depth (another parent, another order) has the
             // same position evaluation: take it from there instead of probing for it.
@@ -675,7 +695,7 @@ fn expand<E: Evaluator>(
                 (piece, hold, next as u8, held),
                 pending,
                 twin.map(|i| children[i as usize].eval),
-                tables,
+                (tables, probe),
                 counters,
             );
             keep_merged(children, merge, h, twin, child);
@@ -683,17 +703,38 @@ fn expand<E: Evaluator>(
     }
 }
 
+/// Whether the children about to be scored at depth `d` go through the table. Once a depth
+/// has stored as many evaluations in this search as its table has slots, further stores could
+/// only evict this search's own earlier ones (the children of better-ranked parents, which the
+/// next search is likeliest to meet again after the rotation), and further probes find little:
+/// so that depth stops probing for the rest of the search. Only a small table or a very wide
+/// beam reaches the cap (the default beam stores about 5,000 evaluations a depth per search,
+/// against 32,768 slots at the default size). Skipping a probe evaluates instead, so the
+/// result is the same either way.
+#[inline]
+fn probes<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    tables: &DepthTables<PositionEval, Board>,
+    counters: &PassCounters,
+) -> bool {
+    let c = &counters.depth[d];
+    pass.use_cache && ((c.lookups - c.hits) as usize) < tables.table_ref(d).capacity() / 2
+}
+
 /// Locks into `locked` every placement of `piece` on `parent`'s board that does not lock out,
 /// with `hold` in hold afterwards, and asks for each one's bucket in the depth-`d` table: by
 /// the time the probes reach a child, its bucket is in the processor's cache, not in memory.
 /// Inline, as the loops it came from were (out of line the search was 2% slower).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn lock_all<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
     parent: &Node,
     (piece, hold): (Piece, Option<Piece>),
     tables: &DepthTables<PositionEval, Board>,
+    probe: bool,
     placements: &mut Vec<Placement>,
     locked: &mut Vec<Locked>,
 ) {
@@ -701,7 +742,7 @@ fn lock_all<E: Evaluator>(
     locked.clear();
     for p in placements.iter().filter(|p| !p.locks_out()) {
         let l = lock_child(parent, p, hold);
-        if pass.use_cache {
+        if probe {
             tables.table_ref(d).prefetch(l.key);
         }
         locked.push(l);
@@ -733,13 +774,13 @@ fn score_locked<E: Evaluator>(
     (piece, hold, next, held): (Piece, Option<Piece>, u8, bool),
     pending: &[Piece],
     known: Option<PositionEval>,
-    tables: &mut DepthTables<PositionEval, Board>,
+    (tables, probe): (&mut DepthTables<PositionEval, Board>, bool),
     counters: &mut PassCounters,
 ) -> Child {
     let (board, outcome, key, p) = (&l.board, &l.outcome, l.key, &l.placement);
     let eval = if let Some(e) = known {
         e
-    } else if pass.use_cache {
+    } else if probe {
         let c = &mut counters.depth[d];
         c.lookups += 1;
         match tables.table(d).lookup(key) {

@@ -269,3 +269,46 @@ fn speculation_tries_only_the_pieces_the_bag_can_give() {
         "{none} {one} {two} {all}"
     );
 }
+
+/// Once a depth has stored half as many evaluations in one search as its table has slots, it
+/// stops probing for the rest of that search: its other children are evaluated without a
+/// probe (further stores would only evict the better parents' children and what the rotation
+/// brought). A beam wide enough to pass the cap at every size tested (32,768 slots at the
+/// default 15 bits) shows it, and the answer is still the cache-off engine's.
+#[test]
+fn a_depth_stops_probing_once_it_has_filled_half_its_table() {
+    let wide = |use_cache| Config {
+        beam_width: 512,
+        previews: 5,
+        use_cache,
+        ..Config::default()
+    };
+    let state = Game::new(4, 5).state().clone();
+    let on = Engine::with_config(wide(true)).suggest(&state).unwrap();
+    let off = Engine::with_config(wide(false)).suggest(&state).unwrap();
+    assert_eq!((&on.line, on.score), (&off.line, off.score));
+    let cap = (tt_core::ENTRIES / 2) as u64;
+    // The cap is checked before each batch (one piece's placements on one board), so a depth
+    // can pass it by at most one batch; no piece has 400 placements on one board.
+    let misses: Vec<u64> = on.stats.depth.iter().map(|c| c.lookups - c.hits).collect();
+    for (d, &m) in misses.iter().enumerate() {
+        assert!(m < cap + 400, "depth {d}: {m} stores, cap {cap}");
+    }
+    assert!(
+        misses.iter().any(|&m| m >= cap),
+        "no depth reached the cap: {misses:?}, cap {cap}"
+    );
+    // Every store is an evaluation; the children past the cap were evaluated unprobed.
+    let stored: u64 = misses.iter().sum();
+    assert!(
+        on.stats.evaluations > stored,
+        "{} evaluations, {stored} stores",
+        on.stats.evaluations
+    );
+    // The table never adds work; it saves some where it holds enough of a search to hit
+    // (a 16-slot table, as in the 4-bit test build, may hold nothing that comes back).
+    assert!(on.stats.evaluations <= off.stats.evaluations);
+    if tt_core::BITS >= 12 {
+        assert!(on.stats.evaluations < off.stats.evaluations);
+    }
+}

@@ -632,6 +632,11 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         self.overflowed = false;
     }
 
+    /// The number of slots: [`ENTRIES`].
+    pub fn capacity(&self) -> usize {
+        ENTRIES
+    }
+
     /// The exact number of heap bytes this table owns (buckets, markers and the touch log).
     pub fn bytes(&self) -> usize {
         L::bytes(&self.store) + self.touched.capacity() * size_of::<u32>()
