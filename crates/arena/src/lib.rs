@@ -28,12 +28,15 @@
 //! ```
 #![deny(missing_docs)]
 
+mod checkpoint;
 mod run;
 mod settings;
 pub mod sprt;
 
+pub use checkpoint::{Checkpoint, fingerprint};
 pub use run::{
     GameLine, GameRecord, MatchOptions, MatchSummary, MoveRecord, Observer, Outcome, SideRecord,
-    SideSummary, SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_with,
+    SideSummary, SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_from,
+    run_match_with,
 };
 pub use settings::EngineSettings;

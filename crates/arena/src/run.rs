@@ -5,7 +5,7 @@ use crate::sprt::{PairStats, Sprt, Verdict};
 use game::versus::{Ending, Event, LockReport, SideStats, Versus, VersusConfig, Winner};
 use rayon::prelude::*;
 use search::Plan;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hasher};
 use std::time::Instant;
 
@@ -124,7 +124,7 @@ impl Default for MatchOptions {
 }
 
 /// One engine's part in one game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SideRecord {
     /// Its counters.
     pub stats: SideStats,
@@ -153,7 +153,7 @@ pub struct MoveRecord {
 }
 
 /// Who won a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Engine A won.
@@ -165,7 +165,7 @@ pub enum Outcome {
 }
 
 /// One finished game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's number in the match (games 2k and 2k+1 are pair k).
     pub index: u64,
@@ -506,6 +506,9 @@ pub struct MatchSummary {
     pub digest: String,
     /// Wall seconds.
     pub wall_seconds: f64,
+    /// Games read back from a checkpoint instead of played (see
+    /// [`crate::Checkpoint`]); the timing figures cover only the games played.
+    pub resumed: u64,
     /// Games per minute of wall time.
     pub games_per_minute: f64,
     /// Simulated seconds per wall second (how much faster than real time a game runs, per
@@ -590,10 +593,11 @@ impl MatchSummary {
             .is_some_and(|s| s.verdict != Verdict::Continue)
     }
 
-    fn timing(&mut self, wall: f64, threads: usize) {
+    fn timing(&mut self, wall: f64, threads: usize, simulated_before: f64) {
         self.wall_seconds = wall;
-        self.games_per_minute = self.games as f64 / (wall / 60.0).max(1e-9);
-        self.speed_vs_real_time = self.simulated_seconds / (wall * threads.max(1) as f64).max(1e-9);
+        self.games_per_minute = (self.games - self.resumed) as f64 / (wall / 60.0).max(1e-9);
+        self.speed_vs_real_time =
+            (self.simulated_seconds - simulated_before) / (wall * threads.max(1) as f64).max(1e-9);
     }
 }
 
@@ -605,8 +609,23 @@ pub fn run_match(
     opts: &MatchOptions,
     on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
+    run_match_from(opts, &[], on_game)
+}
+
+/// [`run_match`] after the games `done` (games 0, 1, ... of this match, as a [`Checkpoint`]
+/// reads them back): they are counted first, without `on_game`, and play resumes after them.
+/// The summary is the one an uninterrupted match would give, since every game depends only on
+/// the options and its number. Panics when a record's index is not its position (a
+/// [`Checkpoint`] checks that as it reads them).
+///
+/// [`Checkpoint`]: crate::Checkpoint
+pub fn run_match_from(
+    opts: &MatchOptions,
+    done: &[GameRecord],
+    on_game: impl FnMut(&MatchSummary, &GameRecord),
+) -> MatchSummary {
     let chunk = (opts.threads.max(1) as u64 * 4).max(2);
-    drive(opts, chunk, |games| play_games(opts, games), on_game)
+    drive(opts, done, chunk, |games| play_games(opts, games), on_game)
 }
 
 /// Plays games `games` of a match on `opts.threads` threads and returns their records in
@@ -635,6 +654,7 @@ pub fn run_match_with(
 ) -> MatchSummary {
     drive(
         opts,
+        &[],
         1,
         |games| {
             games
@@ -651,6 +671,7 @@ pub fn run_match_with(
 /// Plays chunks of games with `play` and counts them in order until the match is over.
 fn drive(
     opts: &MatchOptions,
+    done: &[GameRecord],
     chunk: u64,
     mut play: impl FnMut(std::ops::Range<u64>) -> Vec<GameRecord>,
     mut on_game: impl FnMut(&MatchSummary, &GameRecord),
@@ -659,6 +680,18 @@ fn drive(
     let total = opts.games.div_ceil(2) * 2;
     let mut summary = MatchSummary::default();
     let mut next = 0;
+    for r in done.iter().take(total as usize) {
+        assert_eq!(r.index, next, "resumed games are games 0, 1, ... in order");
+        summary.add(r, opts);
+        next += 1;
+        if summary.decided() {
+            // The test had decided before the match was stopped: nothing more to play.
+            next = total;
+            break;
+        }
+    }
+    summary.resumed = summary.games;
+    let simulated_before = summary.simulated_seconds;
     'games: while next < total {
         let end = (next + chunk).min(total);
         for r in &play(next..end) {
@@ -670,6 +703,10 @@ fn drive(
         }
         next = end;
     }
-    summary.timing(start.elapsed().as_secs_f64(), opts.threads.max(1));
+    summary.timing(
+        start.elapsed().as_secs_f64(),
+        opts.threads.max(1),
+        simulated_before,
+    );
     summary
 }

@@ -368,6 +368,11 @@ struct VersusArgs {
     /// Write every game to DIR as fumen: game-N-a.txt and game-N-b.txt, one file per side.
     #[arg(long, value_name = "DIR")]
     fumen_out: Option<String>,
+    /// Keep every finished game in FILE (JSON lines); when FILE already holds games of this
+    /// match (the same engines, rules, seed and think charge), count them and play on after
+    /// them, so a stopped match loses nothing.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
 }
 
 #[derive(Args)]
@@ -641,6 +646,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     versus_cmd::read_settings(a.b.as_deref())?,
                 )?
             };
+            if a.render && a.checkpoint.is_some() {
+                return Err("--checkpoint cannot be used with --render (a rendered match is for watching; run the long match without it)".into());
+            }
             let render = a.render && std::io::stdout().is_terminal();
             if a.render && !render {
                 eprintln!("tetris-tt: --render needs a terminal; showing progress instead");
@@ -656,6 +664,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     pps: a.pps,
                     progress: !render,
                     fumen_out: a.fumen_out.clone(),
+                    checkpoint: a.checkpoint.clone(),
                 },
             )?;
             if a.json {

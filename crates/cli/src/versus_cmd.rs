@@ -87,6 +87,8 @@ pub(crate) struct Show {
     pub(crate) progress: bool,
     /// Write each game's sides as fumen files into this directory.
     pub(crate) fumen_out: Option<String>,
+    /// Keep the games in this checkpoint file, resuming after the ones it holds.
+    pub(crate) checkpoint: Option<String>,
 }
 
 /// Writes a recorded game as two fumen files, `game-N-a.txt` and `game-N-b.txt`: a page per
@@ -127,6 +129,20 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, Stri
         let m = run_rendered(opts, show.pps, &mut write);
         return written.map(|()| m);
     }
+    let (mut checkpoint, done) = match &show.checkpoint {
+        Some(path) => {
+            let (c, done) = arena::Checkpoint::open(std::path::Path::new(path), opts)?;
+            if !done.is_empty() {
+                eprintln!(
+                    "tetris-tt: resuming after the {} games in {path}",
+                    done.len()
+                );
+            }
+            (Some(c), done)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut kept: Result<(), String> = Ok(());
     let bar = if show.progress {
         let b = ProgressBar::new(opts.games.div_ceil(2) * 2);
         b.set_style(
@@ -139,8 +155,12 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, Stri
     };
     // Without a terminal (a log file), a plain line every 20 games instead of the bar.
     let lines = show.progress && !std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let m = arena::run_match(opts, |m, g| {
+    bar.inc(done.len().min(opts.games.div_ceil(2) as usize * 2) as u64);
+    let m = arena::run_match_from(opts, &done, |m, g| {
         write(g);
+        if let (Some(c), Ok(())) = (&mut checkpoint, &kept) {
+            kept = c.append(g);
+        }
         bar.inc(1);
         bar.set_message(progress_message(m));
         if lines && m.games % 20 == 0 {
@@ -148,7 +168,7 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, Stri
         }
     });
     bar.finish_and_clear();
-    written.map(|()| m)
+    kept.and(written).map(|()| m)
 }
 
 fn progress_message(m: &MatchSummary) -> String {

@@ -721,3 +721,74 @@ fn versus_refuses_a_think_budget_under_a_fixed_charge_and_a_bad_budget() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// `versus --checkpoint`: a match stopped after two games and run again for four plays only
+/// the last two, and its summary is the four-game match's; a file of another match, or a
+/// damaged one, is a one-line error; a checkpoint cannot be rendered.
+#[test]
+fn versus_resumes_from_its_checkpoint() {
+    let small = temp_file("cp-small.json", r#"{"beam_width": 4, "previews": 2}"#);
+    let rules = temp_file("cp-rules.json", r#"{"max_pieces": 25}"#);
+    let cp = std::env::temp_dir().join(format!("tetris-tt-cp-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&cp);
+    let c = cp.to_string_lossy().to_string();
+    let args = |games: &'static str, seed: &'static str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "versus",
+            "--a",
+            &small,
+            "--b",
+            &small,
+            "--rules-file",
+            &rules,
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let go = |v: Vec<String>| run(&v.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    let whole = json_of(&go(args("4", "3", &[])));
+    let first = json_of(&go(args("2", "3", &["--checkpoint", &c])));
+    assert_eq!(
+        (first["games"].as_u64(), first["resumed"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let out = go(args("4", "3", &["--checkpoint", &c]));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("resuming after the 2 games"), "{err}");
+    let resumed = json_of(&out);
+    assert_eq!(resumed["resumed"], 2);
+    for f in ["games", "digest", "game_list", "score", "elo"] {
+        assert_eq!(resumed[f], whole[f], "{f}");
+    }
+    // Another seed is another match.
+    let other = go(args("4", "4", &["--checkpoint", &c]));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("another match") && !err.contains("panicked"),
+        "{err}"
+    );
+    // A damaged game line.
+    let text = std::fs::read_to_string(&cp).unwrap();
+    std::fs::write(&cp, text.replacen("\"index\":1", "\"index\":\"one\"", 1)).unwrap();
+    let damaged = go(args("4", "3", &["--checkpoint", &c]));
+    let err = String::from_utf8_lossy(&damaged.stderr);
+    assert_eq!(damaged.status.code(), Some(2), "{err}");
+    assert!(err.contains("line 3"), "{err}");
+    let rendered = go(args("4", "3", &["--checkpoint", &c, "--render"]));
+    let err = String::from_utf8_lossy(&rendered.stderr);
+    assert_eq!(rendered.status.code(), Some(2), "{err}");
+    assert!(err.contains("--render"), "{err}");
+    for f in [small, rules, c] {
+        std::fs::remove_file(f).ok();
+    }
+}
