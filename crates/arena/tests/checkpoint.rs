@@ -20,6 +20,16 @@ fn small_match(games: u64) -> MatchOptions {
     }
 }
 
+/// An SPRT of 0 against `elo1` Elo, with both error rates `error`.
+fn sprt(elo1: f64, error: f64) -> arena::sprt::Sprt {
+    arena::sprt::Sprt {
+        elo0: 0.0,
+        elo1,
+        alpha: error,
+        beta: error,
+    }
+}
+
 /// A fresh path in the temporary directory (removed first if a past run left it).
 fn temp(name: &str) -> PathBuf {
     let p = std::env::temp_dir().join(format!("tetris-tt-{}-{name}.jsonl", std::process::id()));
@@ -95,12 +105,7 @@ fn another_matchs_checkpoint_is_refused() {
     assert!(err.contains("another match"), "{err}");
     // More games or another SPRT over the same games are the same match.
     let longer = MatchOptions {
-        sprt: Some(arena::sprt::Sprt {
-            elo0: 0.0,
-            elo1: 50.0,
-            alpha: 0.05,
-            beta: 0.05,
-        }),
+        sprt: Some(sprt(50.0, 0.05)),
         ..small_match(4)
     };
     assert_eq!(Checkpoint::open(&path, &longer).unwrap().1.len(), 2);
@@ -114,12 +119,7 @@ fn another_matchs_checkpoint_is_refused() {
 fn a_test_decided_in_the_checkpoint_plays_nothing_more() {
     let path = temp("decided");
     let opts = MatchOptions {
-        sprt: Some(arena::sprt::Sprt {
-            elo0: 0.0,
-            elo1: 100.0,
-            alpha: 0.1,
-            beta: 0.1,
-        }),
+        sprt: Some(sprt(100.0, 0.1)),
         ..small_match(200)
     };
     let whole = run_match(&opts, |_, _| {});
