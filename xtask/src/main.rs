@@ -35,6 +35,11 @@ enum Cmd {
         /// A short run for CI: fewer pieces, a faster-building profile.
         #[arg(long)]
         quick: bool,
+        /// Runs of the game with the cache on and off, alternately, per size; the medians are
+        /// reported (default 3; 1 with --quick). On a noisy machine one pair's ratio can be
+        /// off by a third: 21 gives medians that repeat within a few hundredths.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        repeat: Option<u32>,
     },
     /// Run the tests of tt-core, tt-depth and search at several TETRIS_TT_BITS values.
     TestMatrix {
@@ -51,7 +56,13 @@ fn main() -> ExitCode {
             bits,
             pieces,
             quick,
-        } => bench_matrix(&bits, pieces.unwrap_or(if quick { 40 } else { 200 }), quick),
+            repeat,
+        } => bench_matrix(
+            &bits,
+            pieces.unwrap_or(if quick { 40 } else { 200 }),
+            repeat.unwrap_or(if quick { 1 } else { 3 }),
+            quick,
+        ),
         Cmd::TestMatrix { bits } => test_matrix(&bits),
     };
     match result {
@@ -147,10 +158,14 @@ struct Row {
     ms_per_move: f64,
     ms_per_move_cache_off: f64,
     cache_speedup: f64,
+    /// The lowest and highest ratio of one on/off pair.
+    speedup_low: f64,
+    speedup_high: f64,
+    repeat: u64,
     evaluations_saved: f64,
 }
 
-fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
+fn bench_matrix(bits: &[u32], pieces: u64, repeat: u32, quick: bool) -> Result<(), String> {
     check_bits(bits)?;
     // --quick builds with the `matrix-quick` profile: release speed, parallel codegen, no debug
     // info, so the builds fit a CI budget.
@@ -193,7 +208,7 @@ fn bench_matrix(bits: &[u32], pieces: u64, quick: bool) -> Result<(), String> {
                 "--pieces",
                 &pieces.to_string(),
                 "--repeat",
-                if quick { "1" } else { "3" },
+                &repeat.to_string(),
             ])
             .stderr(Stdio::inherit())
             .output()
@@ -257,15 +272,22 @@ fn row(bits: u32, v: &Value) -> Result<Row, String> {
         ms_per_move: num(&["ms_per_move"])?,
         ms_per_move_cache_off: num(&["cache_off", "ms_per_move"])?,
         cache_speedup: num(&["cache_speedup"])?,
+        speedup_low: v["cache_speedup_pairs"][0]
+            .as_f64()
+            .ok_or("bench output lacks cache_speedup_pairs")?,
+        speedup_high: v["cache_speedup_pairs"][1]
+            .as_f64()
+            .ok_or("bench output lacks cache_speedup_pairs")?,
+        repeat: num(&["repeat"])? as u64,
         evaluations_saved: num(&["evaluations_saved"])?,
     })
 }
 
 fn print_table(rows: &[Row], reference: &str) {
     println!(
-        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations saved | ms/move cache on | ms/move cache off | speedup | moves digest |"
+        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations saved | ms/move cache on | ms/move cache off | speedup (median) | pairs | moves digest |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for r in rows {
         let flag = if r.moves_digest == reference {
             ""
@@ -273,7 +295,7 @@ fn print_table(rows: &[Row], reference: &str) {
             " DIFFERS"
         };
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.1}% | {:.2} | {:.2} | {:.2}x | {}{} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {:.1}% | {:.2} | {:.2} | {:.2}x | {} from {:.2} to {:.2} | {}{} |",
             r.bits,
             r.bytes_per_table,
             r.table_bytes,
@@ -283,6 +305,9 @@ fn print_table(rows: &[Row], reference: &str) {
             r.ms_per_move,
             r.ms_per_move_cache_off,
             r.cache_speedup,
+            r.repeat,
+            r.speedup_low,
+            r.speedup_high,
             r.moves_digest,
             flag
         );
@@ -344,7 +369,7 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
     };
     let speedup_max = rows
         .iter()
-        .map(|r| r.cache_speedup)
+        .map(|r| r.cache_speedup.max(r.speedup_high))
         .fold(0.0, f64::max)
         .max(1.5)
         * 1.1;
@@ -377,8 +402,15 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
             rows.iter().map(|r| (r.bits as f64, r.cache_speedup)),
             &RED,
         ))?
-        .label("speedup")
+        .label("speedup (median; bars: lowest to highest pair)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
+    // Each size's spread of pair ratios, as a vertical bar.
+    chart.draw_secondary_series(rows.iter().map(|r| {
+        let x = r.bits as f64;
+        PathElement::new(vec![(x, r.speedup_low), (x, r.speedup_high)], RED.mix(0.5))
+    }))?;
+    // Break-even: below this line the cache costs more than it saves.
+    chart.draw_secondary_series(LineSeries::new([(lo, 1.0), (hi, 1.0)], BLACK.mix(0.3)))?;
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
