@@ -704,13 +704,13 @@ fn expand<E: Evaluator>(
 }
 
 /// Whether the children about to be scored at depth `d` go through the table. Once a depth
-/// has stored as many evaluations in this search as its table has slots, further stores could
-/// only evict this search's own earlier ones (the children of better-ranked parents, which the
-/// next search is likeliest to meet again after the rotation), and further probes find little:
-/// so that depth stops probing for the rest of the search. Only a small table or a very wide
-/// beam reaches the cap (the default beam stores about 5,000 evaluations a depth per search,
-/// against 32,768 slots at the default size). Skipping a probe evaluates instead, so the
-/// result is the same either way.
+/// has stored half as many evaluations in this search as its table has slots, further stores
+/// would mostly evict this search's own earlier ones (the children of better-ranked parents,
+/// which the next search is likeliest to meet again after the rotation) or what the rotation
+/// brought, and further probes find little: so that depth stops probing for the rest of the
+/// search. Only a small table or a very wide beam reaches the cap (the default beam stores
+/// about 5,000 evaluations a depth per search, against a cap of 16,384 at the default size).
+/// Skipping a probe evaluates instead, so the result is the same either way.
 #[inline]
 fn probes<E: Evaluator>(
     pass: &Pass<'_, E>,
