@@ -149,7 +149,7 @@ fn check_header(found: &Header, want: &Header) -> Result<(), String> {
     }
     if found.fingerprint != want.fingerprint {
         return Err(format!(
-            "it holds another match (fingerprint {}, seed {}; this match is {}, seed {}): the engines, rules, seed or think charge differ",
+            "it holds another match (fingerprint {}, seed {}; this match is {}, seed {}): the engines, rules, seed or think charge differ (a build whose engine settings gained a field or changed a default counts as other engines: resume with the build that wrote it)",
             found.fingerprint, found.seed, want.fingerprint, want.seed
         ));
     }
