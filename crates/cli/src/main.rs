@@ -52,8 +52,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Self-play a seeded 7-bag game and watch it.
-    #[command(after_help = "Example:\n  tetris-tt play --seed 3 --pieces 500\n  \
-        tetris-tt play --no-render --json --moves moves.txt")]
+    #[command(after_help = "Examples:\n  tetris-tt play --seed 3 --pieces 500\n  \
+        tetris-tt play --no-render --json --moves moves.txt\n  \
+        tetris-tt play --seeds 1-5 --beam 512 --threads 2    mean attack per piece over five games")]
     Play(PlayArgs),
     /// Run as a Tetris Bot Protocol bot on standard input and output.
     #[command(after_help = "Example:\n  tetris-tt tbp --think-ms 100\n\n\
@@ -185,6 +186,14 @@ struct PlayArgs {
     /// Seed of the 7-bag randomizer.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play one game per seed instead, with the same settings, and summarise them (mean,
+    /// lowest and highest attack per piece, top-outs): a list such as 1-5 or 11,13,20-25.
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list, conflicts_with_all = ["seed", "moves", "fumen_out"])]
+    seeds: Option<SeedList>,
+    /// With --seeds, games played at once (each game's moves are the same at any number;
+    /// only its times change).
+    #[arg(long, default_value_t = 1, requires = "seeds", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
     /// Pieces to play.
     #[arg(long, default_value_t = 1000)]
     pieces: u64,
@@ -482,6 +491,43 @@ struct BenchArgs {
     pieces: u64,
 }
 
+/// The seeds of `play --seeds`, in the order given.
+#[derive(Clone, Debug)]
+struct SeedList(Vec<u64>);
+
+/// Parses `1-5`, `11,13,20-25`: seeds and inclusive ranges, each seed once.
+fn parse_seed_list(s: &str) -> Result<SeedList, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{t:?} is not a seed (a whole number from 0)"))
+    };
+    let mut seeds = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for item in s.split(',') {
+        let (lo, hi) = match item.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(item)?;
+                (n, n)
+            }
+        };
+        if lo > hi {
+            return Err(format!("{item:?}: a range goes from low to high"));
+        }
+        if hi - lo >= 100_000 || seeds.len() as u64 + hi - lo >= 100_000 {
+            return Err("at most 100,000 seeds".into());
+        }
+        for seed in lo..=hi {
+            if !seen.insert(seed) {
+                return Err(format!("seed {seed} is listed twice"));
+            }
+            seeds.push(seed);
+        }
+    }
+    Ok(SeedList(seeds))
+}
+
 fn parse_piece_arg(s: &str) -> Result<Piece, String> {
     let mut chars = s.chars();
     match (chars.next().map(|c| c.to_ascii_uppercase()), chars.next()) {
@@ -503,8 +549,14 @@ fn main() -> ExitCode {
         // A bad argument: one line, exit code 2.
         Err(e) => {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("tetris-tt: {}", first.trim_start_matches("error: "));
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments");
+            // "the following required arguments were not provided:" names them on the next line.
+            let named = match lines.next() {
+                Some(next) if first.ends_with(':') => format!(" {next}"),
+                _ => String::new(),
+            };
+            eprintln!("tetris-tt: {}{named}", first.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
     };
@@ -542,6 +594,26 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
                 Some(b) => Some(movegen_cmd::read_board(Some(b), a.page)?),
             };
+            if let Some(SeedList(seeds)) = &a.seeds {
+                let series = play::play_seeds(
+                    seeds,
+                    a.threads as usize,
+                    a.pieces,
+                    &config,
+                    &weights,
+                    board,
+                    !a.json,
+                )?;
+                if a.json {
+                    println!(
+                        "{}",
+                        serde_json::to_string(&series).map_err(|e| e.to_string())?
+                    );
+                } else {
+                    play::print_series(&series);
+                }
+                return Ok(());
+            }
             let summary = play::play(play::PlayOptions {
                 seed: a.seed,
                 pieces: a.pieces,

@@ -113,6 +113,111 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     Ok(rec.summary(&engine, opts.seed, game.totals(), seconds))
 }
 
+/// Several self-play games with the same settings, one per seed (`play --seeds`).
+#[derive(serde::Serialize, Debug)]
+pub(crate) struct Series {
+    /// The seeds, in the order given.
+    pub(crate) seeds: Vec<u64>,
+    /// Mean attack per piece over the games (each game weighs the same).
+    pub(crate) mean_app: f64,
+    pub(crate) min_app: f64,
+    pub(crate) max_app: f64,
+    /// Games that topped out.
+    pub(crate) topped_out: usize,
+    /// Every game's summary, in the order of `seeds`.
+    pub(crate) games: Vec<Summary>,
+}
+
+/// Plays one game per seed on `threads` threads and summarises them. The games do not share
+/// anything, so each one's moves are those of `play --seed` with the same settings.
+pub(crate) fn play_seeds(
+    seeds: &[u64],
+    threads: usize,
+    pieces: u64,
+    config: &Config,
+    weights: &Weights,
+    board: Option<board::Board>,
+    progress: bool,
+) -> Result<Series, String> {
+    let bar = if progress {
+        let b = ProgressBar::new(seeds.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise}]")
+                .map_err(|e| e.to_string())?,
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; seeds.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, seeds.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = seeds.get(i) else { break };
+                    let summary = play(PlayOptions {
+                        seed,
+                        pieces,
+                        config: config.clone(),
+                        weights: weights.clone(),
+                        render: false,
+                        progress: false,
+                        moves: None,
+                        board,
+                        fumen_out: None,
+                        pps: 0.0,
+                    });
+                    results.lock().expect("no game panics")[i] = Some(summary);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let games = results
+        .into_inner()
+        .expect("no game panics")
+        .into_iter()
+        .map(|r| r.expect("every seed was played"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let apps: Vec<f64> = games.iter().map(|g| g.app).collect();
+    let n = apps.len().max(1) as f64;
+    Ok(Series {
+        seeds: seeds.to_vec(),
+        mean_app: apps.iter().sum::<f64>() / n,
+        min_app: apps.iter().copied().fold(f64::INFINITY, f64::min),
+        max_app: apps.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        topped_out: games.iter().filter(|g| g.topped_out).count(),
+        games,
+    })
+}
+
+/// The human-readable lines of `play --seeds`: a line per game, then the summary.
+pub(crate) fn print_series(s: &Series) {
+    for g in &s.games {
+        println!(
+            "seed {}: {} pieces, {} attack ({:.3} per piece){}, median {:.2} ms per move, moves digest {}",
+            g.seed,
+            g.pieces,
+            g.attack,
+            g.app,
+            if g.topped_out { ", topped out" } else { "" },
+            g.median_move_ms,
+            g.moves_digest
+        );
+    }
+    println!(
+        "{} games: mean attack per piece {:.3} (lowest {:.3}, highest {:.3}), {} topped out",
+        s.games.len(),
+        s.mean_app,
+        s.min_app,
+        s.max_app,
+        s.topped_out
+    );
+}
+
 /// One screen: the board (20 rows, or up to the stack), hold and queue beside it, then the
 /// figures.
 pub(crate) fn frame(

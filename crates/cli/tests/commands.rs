@@ -32,6 +32,82 @@ fn json_of(out: &Output) -> Value {
 
 const SMALL: &[&str] = &["--beam", "16", "--previews", "3", "--no-render", "--json"];
 
+/// `play --seeds` plays exactly the games of `play --seed` for each seed (in the order given,
+/// whatever the threads) and its summary is their mean, lowest and highest.
+#[test]
+fn play_seeds_summarises_the_games_play_seed_plays() {
+    let series = json_of(&run(
+        &[
+            &[
+                "play",
+                "--seeds",
+                "5,2-3",
+                "--threads",
+                "2",
+                "--pieces",
+                "20",
+            ],
+            SMALL,
+        ]
+        .concat(),
+        "",
+    ));
+    assert_eq!(series["seeds"], serde_json::json!([5, 2, 3]));
+    let games = series["games"].as_array().expect("games");
+    assert_eq!(games.len(), 3);
+    let mut apps = Vec::new();
+    for (game, seed) in games.iter().zip(["5", "2", "3"]) {
+        let single = json_of(&run(
+            &[&["play", "--seed", seed, "--pieces", "20"], SMALL].concat(),
+            "",
+        ));
+        assert_eq!(game["seed"].to_string(), seed);
+        assert_eq!(game["moves_digest"], single["moves_digest"], "seed {seed}");
+        assert_eq!(game["app"], single["app"], "seed {seed}");
+        apps.push(single["app"].as_f64().unwrap());
+    }
+    let mean = apps.iter().sum::<f64>() / 3.0;
+    assert!((series["mean_app"].as_f64().unwrap() - mean).abs() < 1e-12);
+    let lowest = apps.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = apps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(series["min_app"].as_f64(), Some(lowest));
+    assert_eq!(series["max_app"].as_f64(), Some(highest));
+    assert_eq!(series["topped_out"], 0);
+}
+
+/// A bad seed list is one line on standard error and exit code 2, never a panic.
+#[test]
+fn play_seeds_refuses_bad_lists_in_one_line() {
+    for (list, says) in [
+        ("3-1", "low to high"),
+        ("x", "is not a seed"),
+        ("1,,2", "is not a seed"),
+        ("4-", "is not a seed"),
+        ("1,2,1", "listed twice"),
+        ("0-100000", "at most 100,000"),
+    ] {
+        let out = run(
+            &["play", "--seeds", list, "--pieces", "5", "--no-render"],
+            "",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{list}: {err}");
+        assert!(err.contains(says), "{list}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{list}: {err}");
+        assert!(out.stdout.is_empty(), "{list}");
+    }
+    // --threads is for --seeds, and the message names what is missing.
+    let out = run(&["play", "--threads", "2", "--pieces", "5"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--seeds"), "{err}");
+    let out = run(
+        &["play", "--seeds", "1", "--seed", "2", "--pieces", "5"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn play_json_has_every_summary_field_and_replays_by_seed() {
     let args = [&["play", "--seed", "4", "--pieces", "25"], SMALL].concat();
