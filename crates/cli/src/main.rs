@@ -491,6 +491,19 @@ struct BenchArgs {
     pieces: u64,
 }
 
+/// Prints `value` as one JSON line with `json`, else as `human` writes it.
+fn report<T: serde::Serialize>(json: bool, value: &T, human: fn(&T)) -> Result<(), String> {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(value).map_err(|e| e.to_string())?
+        );
+    } else {
+        human(value);
+    }
+    Ok(())
+}
+
 /// The seeds of `play --seeds`, in the order given.
 #[derive(Clone, Debug)]
 struct SeedList(Vec<u64>);
@@ -604,15 +617,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     board,
                     !a.json,
                 )?;
-                if a.json {
-                    println!(
-                        "{}",
-                        serde_json::to_string(&series).map_err(|e| e.to_string())?
-                    );
-                } else {
-                    play::print_series(&series);
-                }
-                return Ok(());
+                return report(a.json, &series, play::print_series);
             }
             let summary = play::play(play::PlayOptions {
                 seed: a.seed,
@@ -626,15 +631,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 fumen_out: a.fumen_out.clone(),
                 pps: a.pps,
             })?;
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&summary).map_err(|e| e.to_string())?
-                );
-            } else {
-                play::print_summary(&summary);
-            }
-            Ok(())
+            report(a.json, &summary, play::print_summary)
         }
         Command::Bench(a) => {
             let game = |use_cache: bool| {
@@ -739,15 +736,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     checkpoint: a.checkpoint.clone(),
                 },
             )?;
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&summary).map_err(|e| e.to_string())?
-                );
-            } else {
-                versus_cmd::print_summary(&summary);
-            }
-            Ok(())
+            report(a.json, &summary, versus_cmd::print_summary)
         }
         Command::Tune(a) => {
             if !(a.rate > 0.0 && a.rate.is_finite()) {
