@@ -528,7 +528,7 @@ fn parse_seed_list(s: &str) -> Result<SeedList, String> {
         if lo > hi {
             return Err(format!("{item:?}: a range goes from low to high"));
         }
-        if hi - lo >= 100_000 || seeds.len() as u64 + hi - lo >= 100_000 {
+        if seeds.len() as u64 + (hi - lo) >= 100_000 {
             return Err("at most 100,000 seeds".into());
         }
         for seed in lo..=hi {

@@ -4,6 +4,7 @@ use crate::colorboard::{ColorBoard, draw_cell, mini};
 use crate::summary::{Recorder, Summary};
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use search::selfplay::{self, Step};
 use search::{Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
@@ -149,39 +150,33 @@ pub(crate) fn play_seeds(
     } else {
         ProgressBar::hidden()
     };
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(vec![None; seeds.len()]);
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, seeds.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&seed) = seeds.get(i) else { break };
-                    let summary = play(PlayOptions {
-                        seed,
-                        pieces,
-                        config: config.clone(),
-                        weights: weights.clone(),
-                        render: false,
-                        progress: false,
-                        moves: None,
-                        board,
-                        fumen_out: None,
-                        pps: 0.0,
-                    });
-                    results.lock().expect("no game panics")[i] = Some(summary);
-                    bar.inc(1);
-                }
-            });
-        }
-    });
+    // The arena's way of running independent games: a pool of `threads`, results in order.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let games = pool.install(|| {
+        seeds
+            .par_iter()
+            .map(|&seed| {
+                let summary = play(PlayOptions {
+                    seed,
+                    pieces,
+                    config: config.clone(),
+                    weights: weights.clone(),
+                    render: false,
+                    progress: false,
+                    moves: None,
+                    board,
+                    fumen_out: None,
+                    pps: 0.0,
+                });
+                bar.inc(1);
+                summary
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })?;
     bar.finish_and_clear();
-    let games = results
-        .into_inner()
-        .expect("no game panics")
-        .into_iter()
-        .map(|r| r.expect("every seed was played"))
-        .collect::<Result<Vec<_>, _>>()?;
     let apps: Vec<f64> = games.iter().map(|g| g.app).collect();
     let n = apps.len().max(1) as f64;
     Ok(Series {
