@@ -141,6 +141,10 @@ pub struct Config {
     /// the expectation over the second piece, and the move is chosen among these lines only.
     /// 0 (the default) speculates one piece. The second piece has a table of its own.
     pub speculate_deep: usize,
+    /// The narrowest pass that speculates a second piece (with `speculate_deep`): narrower
+    /// passes speculate one. 0 (the default) is every width. The second piece's table exists
+    /// only when some pass can reach this width (`beam_width` or `max_width`).
+    pub speculate_deep_from: usize,
     /// How the first move is picked from the final level of the search.
     pub move_choice: MoveChoice,
     /// What moves cost in frames, for the evaluator's time terms.
@@ -158,8 +162,10 @@ impl Config {
 
     /// How many lines of a pass of beam width `width` speculate a second piece:
     /// `speculate_deep` percent of [`Self::speculated_lines`], at least one unless it is 0.
+    /// 0 for a pass narrower than `speculate_deep_from`, or when [`Self::speculates_deep`] is
+    /// false.
     pub fn deep_lines(&self, width: usize) -> usize {
-        if self.speculate_deep == 0 {
+        if !self.speculates_deep() || width < self.speculate_deep_from {
             return 0;
         }
         (self
@@ -189,9 +195,13 @@ impl Config {
         widths
     }
 
-    /// Whether a second piece past the queue is ever speculated (and has its table).
+    /// Whether a second piece past the queue is ever speculated (and has its table): with
+    /// `speculate`, a `speculate_deep` above 0, and a pass as wide as `speculate_deep_from`
+    /// possible (`beam_width` or `max_width` reaches it).
     pub fn speculates_deep(&self) -> bool {
-        self.speculate && self.speculate_deep > 0
+        self.speculate
+            && self.speculate_deep > 0
+            && self.beam_width.max(self.max_width) >= self.speculate_deep_from
     }
 }
 
@@ -213,6 +223,7 @@ impl Default for Config {
             speculate_top: 32,
             speculate_share: 25,
             speculate_deep: 0,
+            speculate_deep_from: 0,
             move_choice: MoveChoice::BestLeaf,
             frame_costs: FrameCosts::default(),
         }

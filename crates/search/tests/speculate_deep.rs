@@ -116,3 +116,57 @@ fn looking_two_pieces_ahead_changes_the_game() {
     assert_eq!(twice.len(), 20);
     assert_ne!(twice, once);
 }
+
+#[test]
+fn narrower_passes_than_speculate_deep_from_look_once() {
+    let from = |from: usize| Config {
+        speculate_deep: 25,
+        speculate_deep_from: from,
+        ..Config::default()
+    };
+    let d = from(2048);
+    assert_eq!(d.deep_lines(1024), 0);
+    assert_eq!(d.deep_lines(2047), 0);
+    // 25% of 2048 is 512 lines speculated, a quarter of them twice.
+    assert_eq!(d.deep_lines(2048), 128);
+    assert_eq!(d.deep_lines(4096), from(0).deep_lines(4096));
+    // The default widening reaches 8192, so the table is there for the wide passes.
+    assert!(d.speculates_deep());
+    // No pass can reach the threshold: no second piece, no table.
+    let capped = Config {
+        max_width: 1024,
+        ..d.clone()
+    };
+    assert!(!capped.speculates_deep());
+    assert_eq!(
+        capped.deep_lines(4096),
+        0,
+        "no table, so no line looks twice"
+    );
+    assert_eq!(
+        Engine::with_config(capped.clone()).tables().horizon(),
+        Engine::with_config(Config::default()).tables().horizon()
+    );
+    // A fixed beam as wide as the threshold reaches it without widening.
+    assert!(
+        Config {
+            beam_width: 2048,
+            ..capped
+        }
+        .speculates_deep()
+    );
+}
+
+#[test]
+fn a_threshold_above_the_width_plays_the_one_look_game() {
+    let with_from = |from: usize| Config {
+        speculate_deep_from: from,
+        ..config(100, true)
+    };
+    // Beam 16 passes below the threshold: the game of one look, though the table exists.
+    let above = with_from(17);
+    assert!(above.speculates_deep());
+    assert_eq!(play(above, 3, 20), play(config(0, true), 3, 20));
+    // At the threshold: the game of two looks at every width.
+    assert_eq!(play(with_from(16), 3, 20), play(config(100, true), 3, 20));
+}
