@@ -54,7 +54,9 @@ enum Command {
     /// Self-play a seeded 7-bag game and watch it.
     #[command(after_help = "Examples:\n  tetris-tt play --seed 3 --pieces 500\n  \
         tetris-tt play --no-render --json --moves moves.txt\n  \
-        tetris-tt play --seeds 1-5 --beam 512 --threads 2    mean attack per piece over five games")]
+        tetris-tt play --seeds 1-5 --beam 512 --threads 2    mean attack per piece over five games\n  \
+        tetris-tt play --seeds 11-30 --pieces 500 --engine new.json --against old.json\n      \
+        both settings on each seed: the mean difference and its 95% interval")]
     Play(PlayArgs),
     /// Run as a Tetris Bot Protocol bot on standard input and output.
     #[command(after_help = "Example:\n  tetris-tt tbp --think-ms 100\n\n\
@@ -155,7 +157,12 @@ struct EngineArgs {
 impl EngineArgs {
     /// The settings: --engine's file (or the defaults), then the options on top.
     fn settings(&self) -> Result<(Config, Weights), String> {
-        let base = versus_cmd::read_settings(self.engine.as_deref())?;
+        self.settings_from(self.engine.as_deref())
+    }
+
+    /// The settings of `file` (or the defaults) with the options on top.
+    fn settings_from(&self, file: Option<&str>) -> Result<(Config, Weights), String> {
+        let base = versus_cmd::read_settings(file)?;
         let mut config = base.config;
         if let Some(b) = self.beam {
             config.beam_width = b;
@@ -190,6 +197,11 @@ struct PlayArgs {
     /// lowest and highest attack per piece, top-outs): a list such as 1-5 or 11,13,20-25.
     #[arg(long, value_name = "LIST", value_parser = parse_seed_list, conflicts_with_all = ["seed", "moves", "fumen_out"])]
     seeds: Option<SeedList>,
+    /// With --seeds, also play every seed with these settings (a file as for --engine; the
+    /// options below apply to both sides) and compare attack per piece seed by seed: each
+    /// side's mean, and the mean difference with its 95% interval.
+    #[arg(long, value_name = "FILE", requires = "seeds")]
+    against: Option<String>,
     /// With --seeds, games played at once (each game's moves are the same at any number;
     /// only its times change).
     #[arg(long, default_value_t = 1, requires = "seeds", value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -608,16 +620,25 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(b) => Some(movegen_cmd::read_board(Some(b), a.page)?),
             };
             if let Some(SeedList(seeds)) = &a.seeds {
-                let series = play::play_seeds(
-                    seeds,
-                    a.threads as usize,
-                    a.pieces,
-                    &config,
-                    &weights,
-                    board,
-                    !a.json,
-                )?;
-                return report(a.json, &series, play::print_series);
+                let series = |config: &Config, weights: &Weights| {
+                    play::play_seeds(
+                        seeds,
+                        a.threads as usize,
+                        a.pieces,
+                        config,
+                        weights,
+                        board,
+                        !a.json,
+                    )
+                };
+                let Some(against) = &a.against else {
+                    return report(a.json, &series(&config, &weights)?, play::print_series);
+                };
+                // Read before any game is played: a bad file fails at once.
+                let (mut b_config, b_weights) = a.engine.settings_from(Some(against))?;
+                b_config.frame_costs = config.frame_costs.clone();
+                let paired = play::pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
+                return report(a.json, &paired, play::print_paired);
             }
             let summary = play::play(play::PlayOptions {
                 seed: a.seed,

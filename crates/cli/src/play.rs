@@ -213,6 +213,97 @@ pub(crate) fn print_series(s: &Series) {
     );
 }
 
+/// Two settings on the same seeds (`play --seeds --against`): each side's games, and attack
+/// per piece compared seed by seed.
+#[derive(serde::Serialize, Debug)]
+pub(crate) struct Paired {
+    /// The games of `--engine` (with the options on top).
+    pub(crate) a: Series,
+    /// The games of `--against` (with the same options on top).
+    pub(crate) b: Series,
+    /// A's attack per piece minus B's, seed by seed.
+    pub(crate) difference: Difference,
+}
+
+/// The paired difference of two series of the same seeds.
+#[derive(serde::Serialize, Debug, PartialEq)]
+pub(crate) struct Difference {
+    /// Seeds compared.
+    pub(crate) n: usize,
+    /// The mean of A's minus B's attack per piece.
+    pub(crate) mean: f64,
+    /// The half-width of the mean's 95% interval (Student's t with n - 1 degrees of freedom);
+    /// `None` with fewer than two seeds.
+    pub(crate) interval_95: Option<f64>,
+    /// Seeds where A's attack per piece is higher, lower, the same.
+    pub(crate) higher: usize,
+    pub(crate) lower: usize,
+    pub(crate) level: usize,
+}
+
+/// A's values minus B's, pair by pair (the same length): mean, 95% interval, signs.
+pub(crate) fn paired_difference(a: &[f64], b: &[f64]) -> Difference {
+    debug_assert_eq!(a.len(), b.len());
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len();
+    let mean = d.iter().sum::<f64>() / n.max(1) as f64;
+    let interval_95 = (n >= 2).then(|| {
+        let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        distrs::StudentsT::ppf(0.975, (n - 1) as f64) * (var / n as f64).sqrt()
+    });
+    Difference {
+        n,
+        mean,
+        interval_95,
+        higher: d.iter().filter(|&&x| x > 0.0).count(),
+        lower: d.iter().filter(|&&x| x < 0.0).count(),
+        level: d.iter().filter(|&&x| x == 0.0).count(),
+    }
+}
+
+/// [`Paired`] from the two sides' series (the same seeds in the same order).
+pub(crate) fn pair(a: Series, b: Series) -> Paired {
+    let apps = |s: &Series| s.games.iter().map(|g| g.app).collect::<Vec<_>>();
+    let difference = paired_difference(&apps(&a), &apps(&b));
+    Paired { a, b, difference }
+}
+
+/// The human-readable lines of `play --seeds --against`: both sides seed by seed, then the
+/// means and the difference.
+pub(crate) fn print_paired(p: &Paired) {
+    for (x, y) in p.a.games.iter().zip(&p.b.games) {
+        println!(
+            "seed {}: {:.3} vs {:.3} ({:+.3}){}{}, moves digests {} / {}",
+            x.seed,
+            x.app,
+            y.app,
+            x.app - y.app,
+            if x.topped_out { ", A topped out" } else { "" },
+            if y.topped_out { ", B topped out" } else { "" },
+            x.moves_digest,
+            y.moves_digest
+        );
+    }
+    for (name, s) in [("A (--engine)", &p.a), ("B (--against)", &p.b)] {
+        println!(
+            "{name}: mean attack per piece {:.3} (lowest {:.3}, highest {:.3}), {} topped out",
+            s.mean_app, s.min_app, s.max_app, s.topped_out
+        );
+    }
+    let d = &p.difference;
+    let interval = match d.interval_95 {
+        Some(h) => format!(
+            " ± {h:.3} (95%, Student's t, {} degrees of freedom)",
+            d.n - 1
+        ),
+        None => String::from(" (one seed: no interval)"),
+    };
+    println!(
+        "A - B: {:+.3}{interval}; A higher on {} of {} seeds, lower on {}, level on {}",
+        d.mean, d.higher, d.n, d.lower, d.level
+    );
+}
+
 /// One screen: the board (20 rows, or up to the stack), hold and queue beside it, then the
 /// figures.
 pub(crate) fn frame(
@@ -319,4 +410,24 @@ pub(crate) fn print_summary(s: &Summary) {
         "memory {} bytes, moves digest {}",
         s.memory_bytes, s.moves_digest
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paired_difference;
+
+    #[test]
+    fn the_paired_interval_is_students_t_on_the_differences() {
+        // Differences 1..=5: mean 3, standard deviation sqrt(2.5), t(0.975, 4) = 2.7764.
+        let d = paired_difference(&[2.0, 4.0, 6.0, 8.0, 10.0], &[1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!((d.n, d.higher, d.lower, d.level), (5, 5, 0, 0));
+        assert!((d.mean - 3.0).abs() < 1e-12);
+        let h = d.interval_95.expect("five seeds have an interval");
+        assert!((h - 2.7764 * (2.5f64 / 5.0).sqrt()).abs() < 1e-3, "{h}");
+        // Signs and ties; one pair has no interval.
+        let d = paired_difference(&[1.0, 1.0, 0.5], &[0.5, 1.0, 1.0]);
+        assert_eq!((d.higher, d.lower, d.level), (1, 1, 1));
+        assert_eq!(d.mean, 0.0);
+        assert_eq!(paired_difference(&[1.0], &[0.5]).interval_95, None);
+    }
 }

@@ -75,6 +75,102 @@ fn play_seeds_summarises_the_games_play_seed_plays() {
     assert_eq!(series["topped_out"], 0);
 }
 
+/// `play --seeds --against` plays each seed with both settings, each game exactly as `play
+/// --seed` plays it, the options applying to both sides, and compares them seed by seed.
+#[test]
+fn play_seeds_against_pairs_the_games_of_both_settings() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-against-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a_file = dir.join("a.json");
+    let b_file = dir.join("b.json");
+    // The files differ in one setting; --beam 16 (in SMALL) applies to both.
+    std::fs::write(&a_file, r#"{"use_hold": false}"#).unwrap();
+    std::fs::write(&b_file, r#"{"beam_width": 2}"#).unwrap();
+    let (a_path, b_path) = (a_file.to_str().unwrap(), b_file.to_str().unwrap());
+    let paired = json_of(&run(
+        &[
+            &[
+                "play",
+                "--seeds",
+                "2-4",
+                "--pieces",
+                "20",
+                "--engine",
+                a_path,
+                "--against",
+                b_path,
+            ],
+            SMALL,
+        ]
+        .concat(),
+        "",
+    ));
+    let mut diffs = Vec::new();
+    for (side, file) in [("a", a_path), ("b", b_path)] {
+        let games = paired[side]["games"].as_array().expect("games");
+        assert_eq!(games.len(), 3);
+        for (game, seed) in games.iter().zip(["2", "3", "4"]) {
+            let single = json_of(&run(
+                &[
+                    &["play", "--seed", seed, "--pieces", "20", "--engine", file],
+                    SMALL,
+                ]
+                .concat(),
+                "",
+            ));
+            assert_eq!(
+                game["moves_digest"], single["moves_digest"],
+                "{side} seed {seed}"
+            );
+            assert_eq!(game["beam"], 16, "--beam applies to {side}");
+        }
+    }
+    for i in 0..3 {
+        let app = |side: &str| paired[side]["games"][i]["app"].as_f64().unwrap();
+        diffs.push(app("a") - app("b"));
+    }
+    assert_ne!(
+        paired["a"]["games"][0]["moves_digest"], paired["b"]["games"][0]["moves_digest"],
+        "the two settings play different games"
+    );
+    let d = &paired["difference"];
+    assert_eq!(d["n"], 3);
+    let mean = diffs.iter().sum::<f64>() / 3.0;
+    assert!((d["mean"].as_f64().unwrap() - mean).abs() < 1e-12);
+    let counted = ["higher", "lower", "level"].map(|k| d[k].as_u64().unwrap());
+    assert_eq!(
+        counted[0],
+        diffs.iter().filter(|&&x| x > 0.0).count() as u64
+    );
+    assert_eq!(counted.iter().sum::<u64>(), 3);
+    assert!(d["interval_95"].as_f64().unwrap() >= 0.0);
+
+    // A bad --against file fails at once, in one line, before any game; --against needs --seeds.
+    let missing = dir.join("missing.json");
+    let out = run(
+        &[
+            "play",
+            "--seeds",
+            "1-3",
+            "--pieces",
+            "2000",
+            "--against",
+            missing.to_str().unwrap(),
+            "--no-render",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("missing.json"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = run(&["play", "--against", b_path, "--pieces", "5"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--seeds"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A bad seed list is one line on standard error and exit code 2, never a panic.
 #[test]
 fn play_seeds_refuses_bad_lists_in_one_line() {
