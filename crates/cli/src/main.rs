@@ -636,7 +636,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 };
                 // Read before any game is played: a bad file fails at once.
                 let (mut b_config, b_weights) = a.engine.settings_from(Some(against))?;
-                b_config.frame_costs = config.frame_costs.clone();
+                b_config.frame_costs = config.frame_costs;
                 let paired = play::pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
                 return report(a.json, &paired, play::print_paired);
             }
