@@ -293,8 +293,9 @@ pub(crate) fn print_paired(p: &Paired) {
     let d = &p.difference;
     let interval = match d.interval_95 {
         Some(h) => format!(
-            " ± {h:.3} (95%, Student's t, {} degrees of freedom)",
-            d.n - 1
+            " ± {h:.3} (95%, Student's t, {} degree{} of freedom)",
+            d.n - 1,
+            if d.n == 2 { "" } else { "s" }
         ),
         None => String::from(" (one seed: no interval)"),
     };
