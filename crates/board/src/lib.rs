@@ -40,7 +40,7 @@ mod text;
 
 pub use board::{Board, HEIGHT, WIDTH};
 pub use movegen::{
-    Placement, Spawn, count, full_tspin_rows, generate, generate_into, generate_with,
+    Counter, Placement, Spawn, count, full_tspin_rows, generate, generate_into, generate_with,
 };
 pub use perft::{Perft, PerftOptions, perft};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};

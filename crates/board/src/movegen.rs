@@ -243,6 +243,79 @@ fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) ->
     n
 }
 
+/// [`count_plain`] with the flood's arrays of a [`Counter`], not cleared on an open board.
+fn count_reused<const P: usize, const PLUS: bool>(
+    c: &mut Counter,
+    board: &Board,
+    spawn: Spawn,
+) -> u32 {
+    let f = &mut c.flood;
+    if board.roof() <= OPEN_ROOF {
+        f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
+    } else {
+        // From the spawn every node starts unreached: a fresh flood, as `count_plain` uses.
+        *f = Flood::new();
+        if !f.flood::<P, PLUS>(board, spawn) {
+            return 0;
+        }
+    }
+    let mut n = 0;
+    f.each_canonical::<P>(|_, _, rows| n += rows.count_ones());
+    n
+}
+
+/// [`count`] for many boards in a row, as perft's last depth asks: the flood's arrays are
+/// kept between calls instead of cleared for each (about 7% of a count; callgrind, perft
+/// IOLJS). Its counts are `count`'s exactly.
+///
+/// ```
+/// use board::{Board, Counter, Piece, Rules, Spawn, count};
+/// let board: Board = "#.........\n##.#######".parse().unwrap();
+/// let mut counter = Counter::new();
+/// for piece in Piece::ALL {
+///     let n = count(&board, piece, Rules::Srs, Spawn::Rise, false);
+///     assert_eq!(counter.count(&board, piece, Rules::Srs, Spawn::Rise, false), n);
+/// }
+/// ```
+pub struct Counter {
+    flood: Flood<NoTrack>,
+    done: [u64; NODES],
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Counter {
+    /// A counter with its arrays clear.
+    pub fn new() -> Self {
+        Counter {
+            flood: Flood::new(),
+            done: [0; NODES],
+        }
+    }
+
+    /// The same number as [`count`] with the same arguments.
+    pub fn count(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        rules: Rules,
+        spawn: Spawn,
+        spins: bool,
+    ) -> u32 {
+        if spins && piece == Piece::T {
+            return count(board, piece, rules, spawn, spins);
+        }
+        if surface(board).is_some() {
+            return canonical_columns(piece);
+        }
+        dispatch!(piece, rules, count_reused, (self, board, spawn))
+    }
+}
+
 /// Cell offsets and canonical forms by piece and orientation, as constants for the flood.
 const CELLS: [[[crate::piece::Offset; 4]; 4]; 7] = crate::piece::build_cells();
 const CANONICAL: [[(Rotation, crate::piece::Offset); 4]; 7] = crate::piece::build_canonical();
@@ -495,11 +568,26 @@ impl<T: Track> Flood<T> {
         board: &Board,
         extra: impl Fn(usize, u64) -> u64,
     ) {
+        let mut done = [0u64; NODES];
+        self.flood_open_in::<P, PLUS>(board, extra, &mut done);
+    }
+
+    /// [`Flood::flood_open`] with the expanded rows kept in `done`, which need not be clear:
+    /// every node that can be read is written first. So a flood reused from an earlier call
+    /// (its `fits` and `reach` not cleared either) floods an open board correctly: the seeding
+    /// writes `reach` and `done` of every real node, `build_fits` every real node's `fits`,
+    /// and padding nodes, zero since [`Flood::new`], are never written.
+    #[inline(always)]
+    fn flood_open_in<const P: usize, const PLUS: bool>(
+        &mut self,
+        board: &Board,
+        extra: impl Fn(usize, u64) -> u64,
+        done: &mut [u64; NODES],
+    ) {
         debug_assert!(board.roof() <= OPEN_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
-        let mut done = [0u64; NODES];
         // Target nodes (hidden rows, or `extra` rows), one bit per node.
         let mut to = 0u64;
         let rots = if piece == Piece::O { 1 } else { 4 };
@@ -533,7 +621,7 @@ impl<T: Track> Flood<T> {
             f.seed_turns::<P, PLUS, 2>(to, &mut dirty);
             f.seed_turns::<P, PLUS, 3>(to, &mut dirty);
         }
-        f.close::<P, PLUS>(&mut dirty, &mut done);
+        f.close::<P, PLUS>(&mut dirty, done);
     }
 
     /// Turns the seeded rows of every orientation-`R` node that has a kick test into a node of
@@ -579,20 +667,23 @@ impl<T: Track> Flood<T> {
         let piece = Piece::ALL[P];
         // shifted[dy + 2][cx + 2]: bit b is "cell (cx, FLIP - b + dy) is blocked", with the walls,
         // the floor and the ceiling blocked. Cell offsets are within -2..=2.
-        let mut shifted = [[!0u64; WIDTH + 4]; 5];
-        for (cx, &col) in board.columns().iter().enumerate() {
-            let col = flip(col);
-            for (d, row) in shifted.iter_mut().enumerate() {
-                let dy = d as i32 - 2;
-                row[cx + 2] = if dy >= 0 {
+        let cols = board.columns().map(flip);
+        // Each entry written once: the two columns of wall on each side, or a board column.
+        let shifted: [[u64; WIDTH + 4]; 5] = core::array::from_fn(|d| {
+            let dy = d as i32 - 2;
+            core::array::from_fn(|i| {
+                let Some(&col) = i.checked_sub(2).and_then(|cx| cols.get(cx)) else {
+                    return !0;
+                };
+                if dy >= 0 {
                     // Rows above the ceiling are blocked.
                     (col << dy) | ((1u64 << dy) - 1)
                 } else {
                     // Rows below the floor are blocked.
                     (col >> -dy) | !(ROWS >> -dy)
-                };
-            }
-        }
+                }
+            })
+        });
         // Centres outside 0..10 never fit any piece, so padding nodes stay zero.
         self.fits_of::<P, 0>(&shifted);
         if piece != Piece::O {

@@ -7,7 +7,7 @@
 //! by the cells the piece covers, or with `spins` by cells and spin kind.
 
 use crate::board::Board;
-use crate::movegen::{Placement, Spawn, count, generate_with, positions_into};
+use crate::movegen::{Counter, Placement, Spawn, count, generate_with, positions_into};
 use crate::piece::{Piece, Rules};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,9 +62,10 @@ fn recurse(
     opts: &PerftOptions,
     by_depth: &mut [u64],
     bufs: &mut [Vec<Placement>],
+    counter: &mut Counter,
 ) -> u64 {
     if queue.len() == 1 {
-        let n = count(board, queue[0], opts.rules, opts.spawn, opts.spins) as u64;
+        let n = counter.count(board, queue[0], opts.rules, opts.spawn, opts.spins) as u64;
         by_depth[0] += n;
         return n;
     }
@@ -75,7 +76,7 @@ fn recurse(
     for p in buf.iter() {
         let mut b = *board;
         b.place(p.piece, p.rotation, p.x as i32, p.y as i32);
-        leaves += recurse(&b, &queue[1..], opts, &mut by_depth[1..], rest);
+        leaves += recurse(&b, &queue[1..], opts, &mut by_depth[1..], rest, counter);
     }
     leaves
 }
@@ -114,13 +115,21 @@ pub fn perft(
             s.spawn(|| {
                 let mut by_depth = vec![0u64; depth - 1];
                 let mut bufs = vec![Vec::new(); depth - 1];
+                let mut counter = Counter::new();
                 let mut leaves = 0;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(p) = roots.get(i) else { break };
                     let mut b = *board;
                     b.place(p.piece, p.rotation, p.x as i32, p.y as i32);
-                    leaves += recurse(&b, &queue[1..], opts, &mut by_depth, &mut bufs);
+                    leaves += recurse(
+                        &b,
+                        &queue[1..],
+                        opts,
+                        &mut by_depth,
+                        &mut bufs,
+                        &mut counter,
+                    );
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1, roots.len());
                 }
                 let mut t = total.lock().expect("not poisoned");

@@ -157,6 +157,24 @@ proptest! {
         }
     }
 
+    /// One `Counter` reused over a run of boards (open and closed, with and without
+    /// overhangs) and pieces in any order counts exactly what `count` counts: nothing an
+    /// earlier board left in its arrays leaks into a later count.
+    #[test]
+    fn a_reused_counter_counts_what_count_counts(
+        runs in vec((boards(), piece(), rules(), any::<bool>(), any::<bool>()), 1..12),
+    ) {
+        let mut counter = board::Counter::new();
+        for (board, piece, rules, rise, spins) in runs {
+            let spawn = if rise { Spawn::Rise } else { Spawn::NoRise };
+            prop_assert_eq!(
+                counter.count(&board, piece, rules, spawn, spins),
+                count(&board, piece, rules, spawn, spins),
+                "{:?} {:?} rise {} spins {}\n{}", piece, rules, rise, spins, board
+            );
+        }
+    }
+
     #[test]
     fn full_tspin_rows_are_the_full_spins_generate_lists(board in boards(), rules in rules()) {
         let mut listed = [[0u64; WIDTH]; 4];
