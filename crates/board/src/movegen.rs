@@ -430,6 +430,9 @@ const STEPS: [[[TurnSteps; 4]; 7]; 2] = [build_steps(false), build_steps(true)];
 
 /// How rows were entered, for the 3-corner rule. T tracks it; other pieces use the no-op.
 trait Track: Default {
+    /// Whether entries by a turn are recorded (then every turn into a recorded row counts,
+    /// even into a row already reached).
+    const RECORDS_TURNS: bool;
     fn turned(&mut self, n: usize, rows: u64, test: usize);
 }
 
@@ -437,6 +440,7 @@ trait Track: Default {
 struct NoTrack;
 
 impl Track for NoTrack {
+    const RECORDS_TURNS: bool = false;
     #[inline(always)]
     fn turned(&mut self, _: usize, _: u64, _: usize) {}
 }
@@ -455,6 +459,7 @@ impl Default for SpinTrack {
 }
 
 impl Track for SpinTrack {
+    const RECORDS_TURNS: bool = true;
     #[inline(always)]
     fn turned(&mut self, n: usize, rows: u64, test: usize) {
         self.turned[(test == 4) as usize][n] |= rows;
@@ -655,8 +660,22 @@ impl<T: Track> Flood<T> {
         while from != 0 {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
-            let rows = self.reach[n];
-            self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
+            let mut rows = self.reach[n];
+            if !T::RECORDS_TURNS {
+                // Only a row whose turn can land on a row not reached yet matters (a seeded
+                // node's unreached rows are its hidden ones): any other row lands, by its first
+                // fitting test, where it adds nothing. A row that can land there still takes
+                // its first fitting test, so the rows entered are the same.
+                let mut open = 0u64;
+                for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
+                    let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
+                    open |= view(self.fits[m] & !self.reach[m], step.ky);
+                }
+                rows &= open;
+            }
+            if rows != 0 {
+                self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
+            }
         }
     }
 
