@@ -660,22 +660,9 @@ impl<T: Track> Flood<T> {
         while from != 0 {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
-            let mut rows = self.reach[n];
-            if !T::RECORDS_TURNS {
-                // Only a row whose turn can land on a row not reached yet matters (a seeded
-                // node's unreached rows are its hidden ones): any other row lands, by its first
-                // fitting test, where it adds nothing. A row that can land there still takes
-                // its first fitting test, so the rows entered are the same.
-                let mut open = 0u64;
-                for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
-                    let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
-                    open |= view(self.fits[m] & !self.reach[m], step.ky);
-                }
-                rows &= open;
-            }
-            if rows != 0 {
-                self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
-            }
+            // `turn` keeps only the rows that can land on a row not reached yet.
+            let rows = self.reach[n];
+            self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
         }
     }
 
@@ -778,6 +765,18 @@ impl<T: Track> Flood<T> {
         dirty: &mut u64,
     ) {
         let mut rest = new;
+        if !T::RECORDS_TURNS {
+            // Only a row that some test could land on a row not reached yet can add anything
+            // (a seeded node's unreached rows are its hidden ones); it still takes its first
+            // fitting test, so the rows entered are the same.
+            let turn = const { STEPS[PLUS as usize][P][R] };
+            let mut open = 0u64;
+            for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
+                let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
+                open |= view(self.fits[m] & !self.reach[m], step.ky);
+            }
+            rest &= open;
+        }
         self.kick::<P, PLUS, R, TURN, 0>(n, &mut rest, dirty);
         self.kick::<P, PLUS, R, TURN, 1>(n, &mut rest, dirty);
         self.kick::<P, PLUS, R, TURN, 2>(n, &mut rest, dirty);
