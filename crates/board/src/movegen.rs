@@ -189,17 +189,7 @@ pub(crate) fn positions_into(
 /// by cells and spin kind (only T placements differ). Counted from the flood's bit masks,
 /// without building the list.
 pub fn count(board: &Board, piece: Piece, rules: Rules, spawn: Spawn, spins: bool) -> u32 {
-    if spins && piece == Piece::T {
-        return match rules {
-            Rules::Srs => Flood::<SpinTrack>::count_spins::<false>(board, spawn),
-            Rules::SrsPlus => Flood::<SpinTrack>::count_spins::<true>(board, spawn),
-        };
-    }
-    if surface(board).is_some() {
-        // One resting place per (orientation, column) that fits between the walls.
-        return canonical_columns(piece);
-    }
-    dispatch!(piece, rules, count_plain, (board, spawn))
+    Counter::new().count(board, piece, rules, spawn, spins)
 }
 
 /// The rows where a T can lock with a full T-spin (3-corner rule), by orientation (in the order
@@ -233,17 +223,8 @@ fn run_plain<const P: usize, const PLUS: bool>(
     f.each_canonical::<P>(|rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None));
 }
 
-fn count_plain<const P: usize, const PLUS: bool>(board: &Board, spawn: Spawn) -> u32 {
-    let mut f = Flood::<NoTrack>::new();
-    if !f.flood_any::<P, PLUS>(board, spawn, |_, _| 0) {
-        return 0;
-    }
-    let mut n = 0;
-    f.each_canonical::<P>(|_, _, rows| n += rows.count_ones());
-    n
-}
-
-/// [`count_plain`] with the flood's arrays of a [`Counter`], not cleared on an open board.
+/// The plain count of piece `P` with the flood's arrays of a [`Counter`], not cleared on an
+/// open board.
 fn count_reused<const P: usize, const PLUS: bool>(
     c: &mut Counter,
     board: &Board,
@@ -253,7 +234,7 @@ fn count_reused<const P: usize, const PLUS: bool>(
     if board.roof() <= OPEN_ROOF {
         f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
     } else {
-        // From the spawn every node starts unreached: a fresh flood, as `count_plain` uses.
+        // From the spawn every node starts unreached: a fresh flood.
         *f = Flood::new();
         if !f.flood::<P, PLUS>(board, spawn) {
             return 0;
@@ -297,7 +278,7 @@ impl Counter {
         }
     }
 
-    /// The same number as [`count`] with the same arguments.
+    /// The same number as [`count`] with the same arguments (which is this, on a new counter).
     pub fn count(
         &mut self,
         board: &Board,
@@ -307,9 +288,13 @@ impl Counter {
         spins: bool,
     ) -> u32 {
         if spins && piece == Piece::T {
-            return count(board, piece, rules, spawn, spins);
+            return match rules {
+                Rules::Srs => Flood::<SpinTrack>::count_spins::<false>(board, spawn),
+                Rules::SrsPlus => Flood::<SpinTrack>::count_spins::<true>(board, spawn),
+            };
         }
         if surface(board).is_some() {
+            // One resting place per (orientation, column) that fits between the walls.
             return canonical_columns(piece);
         }
         dispatch!(piece, rules, count_reused, (self, board, spawn))
