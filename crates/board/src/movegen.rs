@@ -232,13 +232,13 @@ fn count_reused<const P: usize, const PLUS: bool>(
 ) -> u32 {
     let f = &mut c.flood;
     if board.roof() <= OPEN_ROOF {
-        f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
-    } else {
-        // From the spawn every node starts unreached: a fresh flood.
-        *f = Flood::new();
-        if !f.flood::<P, PLUS>(board, spawn) {
-            return 0;
-        }
+        let to = f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
+        return f.count_open::<P>(to);
+    }
+    // From the spawn every node starts unreached: a fresh flood.
+    *f = Flood::new();
+    if !f.flood::<P, PLUS>(board, spawn) {
+        return 0;
     }
     let mut n = 0;
     f.each_canonical::<P>(|_, _, rows| n += rows.count_ones());
@@ -573,7 +573,7 @@ impl<T: Track> Flood<T> {
         board: &Board,
         extra: impl Fn(usize, u64) -> u64,
         done: &mut [u64; NODES],
-    ) {
+    ) -> u64 {
         debug_assert!(board.roof() <= OPEN_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
@@ -593,7 +593,7 @@ impl<T: Track> Flood<T> {
             }
         }
         if to == 0 {
-            return;
+            return 0;
         }
         let mut dirty = 0u64;
         // Shifts into a target node, from either neighbour (only hidden rows can be new there).
@@ -612,6 +612,7 @@ impl<T: Track> Flood<T> {
             f.seed_turns::<P, PLUS, 3>(to, &mut dirty);
         }
         f.close::<P, PLUS>(&mut dirty, done);
+        to
     }
 
     /// Turns the seeded rows of every orientation-`R` node that has a kick test into a node of
@@ -815,6 +816,53 @@ impl<T: Track> Flood<T> {
 }
 
 impl Flood<NoTrack> {
+    /// The number of resting rows [`Flood::each_canonical`] would give after
+    /// [`Flood::flood_open_in`] (with no `extra` rows) returned the target nodes `to`. A node
+    /// outside `to` fits only in its seeded straight drop, so it rests exactly once, where its
+    /// twin (never a target either) rests too: each in-bounds canonical node counts one, and
+    /// only the targets' rows are counted.
+    #[inline(always)]
+    fn count_open<const P: usize>(&self, to: u64) -> u32 {
+        let mut n = const { canonical_columns(Piece::ALL[P]) };
+        if to != 0 {
+            n += self.count_touched::<P, 0>(to);
+            if Piece::ALL[P] != Piece::O {
+                n += self.count_touched::<P, 1>(to);
+                n += self.count_touched::<P, 2>(to);
+                n += self.count_touched::<P, 3>(to);
+            }
+        }
+        n
+    }
+
+    /// For [`Flood::count_open`]: what the canonical nodes of orientation `R` that are targets
+    /// add beyond the one each was counted as.
+    #[inline(always)]
+    fn count_touched<const P: usize, const R: usize>(&self, to: u64) -> u32 {
+        if const { CANONICAL[P][R].0 as usize } != R {
+            return 0;
+        }
+        let twin = (R + 2) & 3;
+        let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
+        let folds = Piece::ALL[P] != Piece::O && canon as usize == R;
+        // Its twin covers the same cells, so fits at the same rows moved by `dy`: it has rows
+        // below its straight drop, and is a target, exactly when this node is. A target fits
+        // somewhere, so it is between the walls.
+        let mut touched = (to >> (R * STRIDE)) & 0xffff;
+        let mut extra = 0;
+        while touched != 0 {
+            let x = touched.trailing_zeros() as usize - PAD;
+            touched &= touched - 1;
+            let mut rows = self.rest(node(R, x));
+            if folds {
+                let t = (node(twin, x) as isize - dx as isize) as usize;
+                rows |= view(self.rest(t), -dy);
+            }
+            extra += rows.count_ones() - 1;
+        }
+        extra
+    }
+
     /// Calls `visit(orientation, column, rows)` with the resting rows (flipped) of every
     /// canonical (orientation, column), each with the resting rows of its twin folded in.
     #[inline(always)]
@@ -868,24 +916,37 @@ fn surface(board: &Board) -> Option<[i32; WIDTH]> {
 }
 
 /// How many (canonical orientation, column) pairs keep `piece` between the walls.
-fn canonical_columns(piece: Piece) -> u32 {
-    let rots = if piece == Piece::O { 1 } else { 4 };
-    Rotation::ALL[..rots]
-        .iter()
-        .filter(|&&r| piece.canonical(r).0 == r)
-        .map(|&r| {
-            let (lo, hi) = x_range(piece, r);
-            (hi - lo + 1) as u32
-        })
-        .sum()
+const fn canonical_columns(piece: Piece) -> u32 {
+    let p = piece as usize;
+    let rots = if p == Piece::O as usize { 1 } else { 4 };
+    let mut n = 0;
+    let mut r = 0;
+    while r < rots {
+        if CANONICAL[p][r].0 as usize == r {
+            let (lo, hi) = x_range(piece, Rotation::ALL[r]);
+            n += (hi - lo + 1) as u32;
+        }
+        r += 1;
+    }
+    n
 }
 
 /// The centre columns that keep `piece` in `rot` between the walls.
 #[inline]
-fn x_range(piece: Piece, rot: Rotation) -> (i32, i32) {
-    let cells = piece.cells(rot);
-    let min = cells.iter().map(|c| c.0 as i32).min().expect("four cells");
-    let max = cells.iter().map(|c| c.0 as i32).max().expect("four cells");
+const fn x_range(piece: Piece, rot: Rotation) -> (i32, i32) {
+    let cells = &CELLS[piece as usize][rot as usize];
+    let (mut min, mut max) = (cells[0].0 as i32, cells[0].0 as i32);
+    let mut i = 1;
+    while i < 4 {
+        let x = cells[i].0 as i32;
+        if x < min {
+            min = x;
+        }
+        if x > max {
+            max = x;
+        }
+        i += 1;
+    }
     (-min, WIDTH as i32 - 1 - max)
 }
 
