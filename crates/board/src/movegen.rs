@@ -842,9 +842,6 @@ impl Flood<NoTrack> {
         if const { CANONICAL[P][R].0 as usize } != R {
             return 0;
         }
-        let twin = (R + 2) & 3;
-        let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
-        let folds = Piece::ALL[P] != Piece::O && canon as usize == R;
         // Its twin covers the same cells, so fits at the same rows moved by `dy`: it has rows
         // below its straight drop, and is a target, exactly when this node is. A target fits
         // somewhere, so it is between the walls.
@@ -853,14 +850,24 @@ impl Flood<NoTrack> {
         while touched != 0 {
             let x = touched.trailing_zeros() as usize - PAD;
             touched &= touched - 1;
-            let mut rows = self.rest(node(R, x));
-            if folds {
-                let t = (node(twin, x) as isize - dx as isize) as usize;
-                rows |= view(self.rest(t), -dy);
-            }
-            extra += rows.count_ones() - 1;
+            extra += self.folded_rest::<P, R>(x).count_ones() - 1;
         }
         extra
+    }
+
+    /// The resting rows (flipped) of canonical node (`R`, `x`) with those of its twin folded
+    /// in.
+    #[inline(always)]
+    fn folded_rest<const P: usize, const R: usize>(&self, x: usize) -> u64 {
+        let twin = (R + 2) & 3;
+        let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
+        let mut rows = self.rest(node(R, x));
+        if Piece::ALL[P] != Piece::O && canon as usize == R {
+            // The twin at centre (x - dx, y - dy) covers the same cells.
+            let t = (node(twin, x) as isize - dx as isize) as usize;
+            rows |= view(self.rest(t), -dy);
+        }
+        rows
     }
 
     /// Calls `visit(orientation, column, rows)` with the resting rows (flipped) of every
@@ -885,17 +892,8 @@ impl Flood<NoTrack> {
             return;
         }
         let rot = Rotation::ALL[R];
-        let twin = (R + 2) & 3;
-        let (canon, (dx, dy)) = const { CANONICAL[P][(R + 2) & 3] };
-        let folds = Piece::ALL[P] != Piece::O && canon as usize == R;
         for x in 0..WIDTH {
-            let mut rows = self.rest(node(R, x));
-            if folds {
-                // The twin at centre (x - dx, y - dy) covers the same cells.
-                let t = (node(twin, x) as isize - dx as isize) as usize;
-                rows |= view(self.rest(t), -dy);
-            }
-            visit(rot, x, rows);
+            visit(rot, x, self.folded_rest::<P, R>(x));
         }
     }
 }
