@@ -1,7 +1,8 @@
 //! Exact move generation as a bitwise flood.
 //!
 //! For each (orientation, centre column) the set of centre rows is one `u64`: `fits` holds the
-//! rows where the piece overlaps nothing, `reach` the rows reachable from spawn. Soft drop is a
+//! rows where the piece overlaps nothing, `reach` the rows reachable from spawn (stored as
+//! `open`, the fitting rows not reached yet, which is what the moves ask). Soft drop is a
 //! downward fill of `reach` inside `fits`; a shift ANDs a neighbour's reach with this column's
 //! fits; a turn tries the kick tests in order on every row at once, each test taking the rows
 //! that are still unplaced and fit. A worklist of (orientation, column) nodes propagates only
@@ -468,7 +469,10 @@ fn spawn_row(fits: u64, rule: Spawn) -> Option<u64> {
 /// Flood state. Every mask is flipped (see [`FLIP`]).
 struct Flood<T> {
     fits: [u64; NODES],
-    reach: [u64; NODES],
+    /// The rows of each node that fit and are not reached yet; the reached rows are
+    /// `fits ^ open` (see [`Flood::reach`]). Kept this way round because the moves ask what is
+    /// still open far more often than what is reached.
+    open: [u64; NODES],
     track: T,
 }
 
@@ -476,7 +480,7 @@ impl<T: Track> Flood<T> {
     fn new() -> Self {
         Flood {
             fits: [0; NODES],
-            reach: [0; NODES],
+            open: [0; NODES],
             track: T::default(),
         }
     }
@@ -495,7 +499,8 @@ impl<T: Track> Flood<T> {
         let Some(spawn) = spawn_row(f.fits[spawn_node], spawn_rule) else {
             return false;
         };
-        f.reach[spawn_node] = spawn;
+        f.open = f.fits;
+        f.open[spawn_node] ^= spawn;
 
         let mut done = [0u64; NODES];
         let mut dirty: u64 = 1 << spawn_node;
@@ -564,8 +569,8 @@ impl<T: Track> Flood<T> {
 
     /// [`Flood::flood_open`] with the expanded rows kept in `done`, which need not be clear:
     /// every node that can be read is written first. So a flood reused from an earlier call
-    /// (its `fits` and `reach` not cleared either) floods an open board correctly: the seeding
-    /// writes `reach` and `done` of every real node, `build_fits` every real node's `fits`,
+    /// (its `fits` and `open` not cleared either) floods an open board correctly: the seeding
+    /// writes `open` and `done` of every real node, `build_fits` every real node's `fits`,
     /// and padding nodes, zero since [`Flood::new`], are never written.
     #[inline(always)]
     fn flood_open_in<const P: usize, const PLUS: bool>(
@@ -587,7 +592,7 @@ impl<T: Track> Flood<T> {
                 let fits = f.fits[n];
                 // The run from the highest fitting row down (flipped: from the lowest bit up).
                 let drop = fall(fits & fits.wrapping_neg(), fits);
-                f.reach[n] = drop;
+                f.open[n] = fits & !drop;
                 done[n] = drop;
                 to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
             }
@@ -601,7 +606,7 @@ impl<T: Track> Flood<T> {
         while from != 0 {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
-            let rows = f.reach[n];
+            let rows = f.reach(n);
             f.enter(n.wrapping_sub(1) & (NODES - 1), rows, &mut dirty);
             f.enter((n + 1) & (NODES - 1), rows, &mut dirty);
         }
@@ -647,7 +652,7 @@ impl<T: Track> Flood<T> {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
             // `turn` keeps only the rows that can land on a row not reached yet.
-            let rows = self.reach[n];
+            let rows = self.reach(n);
             self.turn::<P, PLUS, R, TURN>(n, rows, dirty);
         }
     }
@@ -714,8 +719,9 @@ impl<T: Track> Flood<T> {
         while *dirty & mask != 0 {
             let n = (*dirty & mask).trailing_zeros() as usize;
             *dirty &= !(1u64 << n);
-            let reach = fall(self.reach[n], self.fits[n]);
-            self.reach[n] = reach;
+            let fits = self.fits[n];
+            let reach = fall(fits ^ self.open[n], fits);
+            self.open[n] = fits ^ reach;
             let new = reach & !done[n];
             done[n] = reach;
             if new != 0 {
@@ -759,7 +765,7 @@ impl<T: Track> Flood<T> {
             let mut open = 0u64;
             for step in &turn.steps[TURN][..turn.lens[TURN] as usize] {
                 let m = n.wrapping_add(step.dn as isize as usize) & (NODES - 1);
-                open |= view(self.fits[m] & !self.reach[m], step.ky);
+                open |= view(self.open[m], step.ky);
             }
             rest &= open;
         }
@@ -792,8 +798,9 @@ impl<T: Track> Flood<T> {
         *rest &= !ok;
         let landed = view(ok, -step.ky);
         self.track.turned(m, landed, I);
-        if landed & !self.reach[m] != 0 {
-            self.reach[m] |= landed;
+        let new = landed & self.open[m];
+        if new != 0 {
+            self.open[m] ^= new;
             *dirty |= 1 << m;
         }
     }
@@ -801,9 +808,9 @@ impl<T: Track> Flood<T> {
     /// Propagates rows `new` of a neighbour into node `m` by a shift.
     #[inline(always)]
     fn enter(&mut self, m: usize, new: u64, dirty: &mut u64) {
-        let add = new & self.fits[m];
-        if add & !self.reach[m] != 0 {
-            self.reach[m] |= add;
+        let add = new & self.open[m];
+        if add != 0 {
+            self.open[m] ^= add;
             *dirty |= 1 << m;
         }
     }
@@ -811,7 +818,13 @@ impl<T: Track> Flood<T> {
     /// Resting rows of node `n` (flipped): reachable, and one row lower does not fit.
     #[inline(always)]
     fn rest(&self, n: usize) -> u64 {
-        self.reach[n] & !(self.fits[n] >> 1)
+        self.reach(n) & !(self.fits[n] >> 1)
+    }
+
+    /// The reached rows of node `n` (flipped).
+    #[inline(always)]
+    fn reach(&self, n: usize) -> u64 {
+        self.fits[n] ^ self.open[n]
     }
 }
 
@@ -1046,9 +1059,9 @@ impl Flood<SpinTrack> {
                 // Entered by a slide (or spawned), a drop from the row above, or a turn without
                 // 3 corners. Rows entered by a shift are the neighbours' final reach where this
                 // node fits.
-                let slid = ((f.reach[n - 1] | f.reach[n + 1]) & f.fits[n])
+                let slid = ((f.reach(n - 1) | f.reach(n + 1)) & f.fits[n])
                     | if n == spawn_node { spawned } else { 0 };
-                let none = rest & (slid | (f.reach[n] << 1 & f.fits[n]) | (turned_any & !three));
+                let none = rest & (slid | (f.reach(n) << 1 & f.fits[n]) | (turned_any & !three));
                 let full = rest & three & ((front & turned_any) | turned5);
                 let mini = rest & three & !front & turned;
                 // Most nodes rest nowhere with a spin: skip the empty kinds.
