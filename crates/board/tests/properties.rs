@@ -134,6 +134,20 @@ proptest! {
         }
     }
 
+    /// `generate` reuses one set of flood arrays per thread on open boards: over a run of
+    /// boards (open and closed) and pieces in any order, nothing an earlier call left in them
+    /// leaks into a later list.
+    #[test]
+    fn generation_in_a_run_lists_the_reference_placements(
+        runs in vec((boards(), piece(), rules()), 1..8),
+    ) {
+        for (board, piece, rules) in runs {
+            let fast: BTreeSet<_> = generate(&board, piece, rules).iter().map(common::key_of).collect();
+            let slow = common::reference(&board, piece, rules);
+            prop_assert_eq!(fast, slow, "{:?} {:?}\n{}", piece, rules, board);
+        }
+    }
+
     #[test]
     fn count_is_the_number_of_reference_placements(
         board in boards(),
