@@ -609,7 +609,8 @@ impl<T: Track> Flood<T> {
     /// every node that can be read is written first. So a flood reused from an earlier call
     /// (its `fits` and `open` not cleared either) floods an open board correctly: the seeding
     /// writes `open` and `done` of every real node, `build_fits` every real node's `fits`,
-    /// and padding nodes, zero since [`Flood::new`], are never written.
+    /// and padding nodes, zero from construction ([`Flood::new`], [`Counter::new`]), are never
+    /// written.
     #[inline(always)]
     fn flood_open_in<const P: usize, const PLUS: bool>(
         &mut self,
