@@ -9,12 +9,17 @@
 //! of games and the SPRT's bounds are not part of the fingerprint: a resumed match may run
 //! longer, or test other bounds, over the same games. The fingerprint cannot see the engine's
 //! code, so resume with the same build.
+//!
+//! The match keeps its file open. If the file at the path is replaced or removed while the
+//! match runs (a `git checkout` or `git stash` of a checkpoint kept in the repository), the
+//! next game puts the match's whole file back first ([`Checkpoint::restored`] counts it), so no
+//! game is written only to a file that nobody can see any more.
 
 use crate::run::{GameRecord, MatchOptions};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{BufRead, BufReader, Seek, Write};
+use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The format of the file; a header with another version is refused.
@@ -32,6 +37,7 @@ struct Header {
 pub struct Checkpoint {
     file: File,
     path: PathBuf,
+    restored: u32,
 }
 
 /// A hash of everything that decides the games of `opts`: both settings, the rules, the seed
@@ -119,6 +125,7 @@ impl Checkpoint {
         let mut cp = Checkpoint {
             file,
             path: path.to_path_buf(),
+            restored: 0,
         };
         if good == 0 {
             let text = serde_json::to_string(&header).expect("a header serialises");
@@ -133,10 +140,50 @@ impl Checkpoint {
         self.write_line(&text)
     }
 
+    /// How many times the file at the path was found replaced or removed and put back.
+    pub fn restored(&self) -> u32 {
+        self.restored
+    }
+
     fn write_line(&mut self, text: &str) -> Result<(), String> {
+        self.keep_path()?;
         writeln!(self.file, "{text}")
             .and_then(|()| self.file.flush())
             .map_err(|e| format!("cannot write checkpoint {}: {e}", self.path.display()))
+    }
+}
+
+impl Checkpoint {
+    /// Makes sure the path still names the file this match writes: if it names another file
+    /// or none, the match's file (read through the handle it keeps) is written to a temporary
+    /// file beside it and renamed over the path, and that file is the one written from now on.
+    fn keep_path(&mut self) -> Result<(), String> {
+        let shown = self.path.display();
+        let ours = self
+            .file
+            .try_clone()
+            .and_then(same_file::Handle::from_file)
+            .map_err(|e| format!("cannot check checkpoint {shown}: {e}"))?;
+        if same_file::Handle::from_path(&self.path).is_ok_and(|h| h == ours) {
+            return Ok(());
+        }
+        let mut text = Vec::new();
+        self.file
+            .seek(std::io::SeekFrom::Start(0))
+            .and_then(|_| self.file.read_to_end(&mut text))
+            .map_err(|e| format!("cannot read the match's checkpoint {shown}: {e}"))?;
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".restoring");
+        std::fs::write(&tmp, &text)
+            .and_then(|()| std::fs::rename(&tmp, &self.path))
+            .map_err(|e| format!("cannot put checkpoint {shown} back: {e}"))?;
+        self.file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| format!("cannot reopen checkpoint {shown}: {e}"))?;
+        self.restored += 1;
+        Ok(())
     }
 }
 

@@ -140,3 +140,40 @@ fn a_test_decided_in_the_checkpoint_plays_nothing_more() {
     same_match(&again, &whole);
     let _ = std::fs::remove_file(&path);
 }
+
+/// The file replaced (a `git checkout` of an older version) or removed while the match runs:
+/// the next game puts the match's whole file back, and the file ends as the uninterrupted
+/// match's does.
+#[test]
+fn a_checkpoint_replaced_or_removed_mid_match_is_put_back() {
+    let path = temp("replaced");
+    let opts = small_match(8);
+    through(&path, &opts);
+    let whole = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+
+    let mut written = 0;
+    let (mut cp, done) = Checkpoint::open(&path, &opts).unwrap();
+    assert!(done.is_empty());
+    let header = std::fs::read_to_string(&path).unwrap();
+    run_match_from(&opts, &done, |_, g| {
+        match written {
+            // Replaced by another file holding only the header, as a checkout would.
+            2 => {
+                let tmp = path.with_extension("other");
+                std::fs::write(&tmp, &header).unwrap();
+                std::fs::rename(&tmp, &path).unwrap();
+            }
+            5 => std::fs::remove_file(&path).unwrap(),
+            _ => {}
+        }
+        cp.append(g).unwrap();
+        written += 1;
+    });
+    assert_eq!(cp.restored(), 2);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+    // And it resumes as a whole match: nothing left to play.
+    let (_, resumed) = through(&path, &opts);
+    assert_eq!(resumed, 8);
+    let _ = std::fs::remove_file(&path);
+}

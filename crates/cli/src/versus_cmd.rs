@@ -159,7 +159,17 @@ pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, Stri
     let m = arena::run_match_from(opts, &done, |m, g| {
         write(g);
         if let (Some(c), Ok(())) = (&mut checkpoint, &kept) {
+            let before = c.restored();
             kept = c.append(g);
+            if c.restored() > before {
+                let path = show.checkpoint.as_deref().unwrap_or_default();
+                bar.suspend(|| {
+                    eprintln!(
+                        "tetris-tt: warning: checkpoint {path} was replaced or removed while the match ran; put its games back (the match's file, now {} games)",
+                        m.games
+                    )
+                });
+            }
         }
         bar.inc(1);
         bar.set_message(progress_message(m));
