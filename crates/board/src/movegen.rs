@@ -226,20 +226,17 @@ fn run_plain<const P: usize, const PLUS: bool>(
 ) {
     let piece = Piece::ALL[P];
     if board.roof() <= OPEN_ROOF {
-        // An open board's flood writes every array entry it reads (see
-        // `Flood::flood_open_in`), so this thread's arrays are used as they are, not cleared.
         SCRATCH.with_borrow_mut(|c| {
-            let f = &mut c.flood;
-            f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
-            f.each_canonical::<P>(|rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None));
+            c.flood_open::<P, PLUS>(board);
+            let push = |rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None);
+            c.flood.each_canonical::<P>(push);
         });
         return;
     }
     let mut f = Flood::<NoTrack>::new();
-    if !f.flood_any::<P, PLUS>(board, spawn, |_, _| 0) {
+    if !f.flood::<P, PLUS>(board, spawn) {
         return; // Blocked spawn: the game is over, nothing can be placed.
     }
-    let piece = Piece::ALL[P];
     f.each_canonical::<P>(|rot, x, rows| push_rows(out, piece, rot, x, rows, Spin::None));
 }
 
@@ -265,11 +262,11 @@ fn count_reused<const P: usize, const PLUS: bool>(
     board: &Board,
     spawn: Spawn,
 ) -> u32 {
-    let f = &mut c.flood;
     if board.roof() <= OPEN_ROOF {
-        let to = f.flood_open_in::<P, PLUS>(board, |_, _| 0, &mut c.done);
-        return f.count_open::<P>(to);
+        let to = c.flood_open::<P, PLUS>(board);
+        return c.flood.count_open::<P>(to);
     }
+    let f = &mut c.flood;
     // From the spawn every node starts unreached: a fresh flood.
     *f = Flood::new();
     if !f.flood::<P, PLUS>(board, spawn) {
@@ -315,6 +312,15 @@ impl Counter {
             },
             done: [0; NODES],
         }
+    }
+
+    /// Floods piece `P` on an open board in the kept arrays, as they are: an open board's
+    /// flood writes every entry it reads (see [`Flood::flood_open_in`]). Returns the flood's
+    /// target nodes.
+    #[inline(always)]
+    fn flood_open<const P: usize, const PLUS: bool>(&mut self, board: &Board) -> u64 {
+        self.flood
+            .flood_open_in::<P, PLUS>(board, |_, _| 0, &mut self.done)
     }
 
     /// The same number as [`count`] with the same arguments (which is this, on a new counter).
