@@ -50,13 +50,24 @@ impl EngineSettings {
     /// Missing fields keep their defaults; an unknown field is an error (a typo would
     /// otherwise silently test the default).
     pub fn from_json(text: &str) -> Result<EngineSettings, String> {
+        Self::from_json_over(text, &Config::default())
+    }
+
+    /// As [`EngineSettings::from_json`], but the `Config` fields the text leaves out keep
+    /// their values in `base` instead of `Config::default()`: for example
+    /// [`Config::without_clock`] under a self-play game's settings file.
+    pub fn from_json_over(text: &str, base: &Config) -> Result<EngineSettings, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let Value::Object(all) = value else {
             return Err("settings must be one JSON object".into());
         };
         let config_fields = fields(&Config::default());
         let weight_fields = fields(&Weights::default());
-        let (mut config, mut weights) = (Map::new(), Map::new());
+        let mut config = match serde_json::to_value(base) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err("engine settings: the base settings are not a JSON object".into()),
+        };
+        let mut weights = Map::new();
         let mut see_incoming = false;
         let mut ponder = false;
         let mut think_ms = None;
@@ -170,5 +181,33 @@ mod tests {
             Some(4.0)
         );
         assert_eq!(EngineSettings::default().speed, None);
+    }
+
+    #[test]
+    fn fields_left_out_keep_the_base_values() {
+        let base = Config::without_clock();
+        let s =
+            EngineSettings::from_json_over(r#"{"beam_width": 2048, "holes": -7}"#, &base).unwrap();
+        assert_eq!(
+            s.config,
+            Config {
+                beam_width: 2048,
+                ..base.clone()
+            }
+        );
+        assert_eq!(s.weights.holes, -7);
+        // A field the file gives replaces the base's, even when it names the plain default.
+        let s = EngineSettings::from_json_over(r#"{"speculate_deep": 0}"#, &base).unwrap();
+        assert_eq!(s.config.speculate_deep, 0);
+        assert_eq!(s.config.speculate_deep_from, 2048);
+        assert_eq!(s.config.frame_costs, base.frame_costs);
+        // The same checks as over the defaults.
+        let e = EngineSettings::from_json_over(r#"{"beam_widht": 1}"#, &base).unwrap_err();
+        assert!(e.contains("beam_widht"), "{e}");
+        assert!(EngineSettings::from_json_over(r#"{"beam_width": "wide"}"#, &base).is_err());
+        assert_eq!(
+            EngineSettings::from_json_over("{}", &base).unwrap().config,
+            base
+        );
     }
 }

@@ -157,12 +157,17 @@ struct EngineArgs {
 impl EngineArgs {
     /// The settings: --engine's file (or the defaults), then the options on top.
     fn settings(&self) -> Result<(Config, Weights), String> {
-        self.settings_from(self.engine.as_deref())
+        self.settings_from(self.engine.as_deref(), &Config::default())
     }
 
-    /// The settings of `file` (or the defaults) with the options on top.
-    fn settings_from(&self, file: Option<&str>) -> Result<(Config, Weights), String> {
-        let base = versus_cmd::read_settings(file)?;
+    /// The settings of `file` over `defaults` (the search settings the file leaves out keep
+    /// their values there), with the options on top.
+    fn settings_from(
+        &self,
+        file: Option<&str>,
+        defaults: &Config,
+    ) -> Result<(Config, Weights), String> {
+        let base = versus_cmd::read_settings_over(file, defaults)?;
         let mut config = base.config;
         if let Some(b) = self.beam {
             config.beam_width = b;
@@ -234,8 +239,10 @@ struct PlayArgs {
     #[arg(long, default_value_t = 10.0)]
     pps: f64,
     /// The game's clock, which sets what the engine's time terms weigh (as the arena's preset
-    /// does in `versus`): `none`, a solo game where time costs nothing, or `ppt`, the ppt
-    /// arena's frame costs that the TBP bot and `suggest` assume.
+    /// does in `versus`): `none`, a solo game where time costs nothing (the settings start
+    /// from `search::Config::without_clock`, which also looks a second piece past the queue
+    /// from beam 2048), or `ppt`, the ppt arena's frame costs and the settings that the TBP
+    /// bot and `suggest` use.
     #[arg(long, value_enum, default_value_t = TimingArg::None)]
     timing: TimingArg,
 }
@@ -250,10 +257,11 @@ enum TimingArg {
 }
 
 impl TimingArg {
-    fn frame_costs(self) -> search::FrameCosts {
+    /// The settings a game with this clock starts from, before the settings file.
+    fn defaults(self) -> Config {
         match self {
-            TimingArg::None => search::FrameCosts::NONE,
-            TimingArg::Ppt => search::FrameCosts::default(),
+            TimingArg::None => Config::without_clock(),
+            TimingArg::Ppt => Config::default(),
         }
     }
 }
@@ -605,9 +613,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
-            let (mut config, weights) = a.engine.settings()?;
+            // A game without a clock starts from the settings that pay when time is free
+            // (`Config::without_clock`: no time terms, a second look past the queue from
+            // width 2048); the settings file and the options go on top of them.
+            let defaults = a.timing.defaults();
+            let (mut config, weights) = a
+                .engine
+                .settings_from(a.engine.engine.as_deref(), &defaults)?;
             // The game sets the clock, whatever the settings file says (as in the arena).
-            config.frame_costs = a.timing.frame_costs();
+            config.frame_costs = defaults.frame_costs;
+            // Self-play searches at its fixed width and never widens, so no table is kept
+            // for a pass wider than the beam.
+            config.max_width = config.beam_width;
             if !(a.pps >= 0.0 && a.pps.is_finite()) {
                 return Err(format!(
                     "--pps {}: use a number of pieces per second, 0 for full speed",
@@ -635,8 +652,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     return report(a.json, &series(&config, &weights)?, play::print_series);
                 };
                 // Read before any game is played: a bad file fails at once.
-                let (mut b_config, b_weights) = a.engine.settings_from(Some(against))?;
+                let (mut b_config, b_weights) = a.engine.settings_from(Some(against), &defaults)?;
                 b_config.frame_costs = config.frame_costs;
+                b_config.max_width = b_config.beam_width;
                 let paired = play::pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
                 return report(a.json, &paired, play::print_paired);
             }

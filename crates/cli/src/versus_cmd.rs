@@ -11,12 +11,23 @@ use std::time::{Duration, Instant};
 
 /// Reads engine settings from a JSON file (`None`: the defaults).
 pub(crate) fn read_settings(path: Option<&str>) -> Result<EngineSettings, String> {
+    read_settings_over(path, &search::Config::default())
+}
+
+/// As [`read_settings`], with the search settings the file leaves out taken from `base`.
+pub(crate) fn read_settings_over(
+    path: Option<&str>,
+    base: &search::Config,
+) -> Result<EngineSettings, String> {
     let Some(path) = path else {
-        return Ok(EngineSettings::default());
+        return Ok(EngineSettings {
+            config: base.clone(),
+            ..EngineSettings::default()
+        });
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read settings file {path}: {e}"))?;
-    EngineSettings::from_json(&text).map_err(|e| format!("settings file {path}: {e}"))
+    EngineSettings::from_json_over(&text, base).map_err(|e| format!("settings file {path}: {e}"))
 }
 
 /// The rules: a preset, then a JSON file of `VersusConfig` fields on top of the defaults.

@@ -428,6 +428,59 @@ fn version_names_the_table_size() {
     assert!(text.contains("statistics"), "{text}");
 }
 
+/// A game without a clock starts from `search::Config::without_clock`, which looks a second
+/// piece past the queue from width 2048: a settings file that only lowers that threshold to
+/// this test's beam turns the look on, and one that also sets `speculate_deep` 0 turns it off.
+/// Under the ppt clock the defaults look once. `--against` reads its file the same way.
+#[test]
+fn play_without_a_clock_starts_from_the_settings_that_look_twice() {
+    let from16 = temp_file("deep-from-16.json", r#"{"speculate_deep_from": 16}"#);
+    let off = temp_file(
+        "deep-off.json",
+        r#"{"speculate_deep_from": 16, "speculate_deep": 0}"#,
+    );
+    let base = [&["play", "--seed", "2", "--pieces", "40"], SMALL].concat();
+    let digest = |extra: &[&str]| {
+        json_of(&run(&[&base[..], extra].concat(), ""))["moves_digest"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let plain = digest(&[]);
+    let twice = digest(&["--engine", &from16]);
+    let turned_off = digest(&["--engine", &off]);
+    let ppt = digest(&["--timing", "ppt"]);
+    let ppt_from16 = digest(&["--timing", "ppt", "--engine", &from16]);
+    let paired = json_of(&run(
+        &[
+            &[
+                "play",
+                "--seeds",
+                "2",
+                "--pieces",
+                "40",
+                "--engine",
+                &from16,
+                "--against",
+                &off,
+            ],
+            SMALL,
+        ]
+        .concat(),
+        "",
+    ));
+    std::fs::remove_file(&from16).ok();
+    std::fs::remove_file(&off).ok();
+    assert_ne!(twice, plain, "the second look changes the game");
+    assert_eq!(
+        turned_off, plain,
+        "beam 16 is below 2048: the one-look game, as with the look off"
+    );
+    assert_eq!(ppt_from16, ppt, "under a clock the defaults look once");
+    assert_eq!(paired["a"]["games"][0]["moves_digest"], twice.as_str());
+    assert_eq!(paired["b"]["games"][0]["moves_digest"], plain.as_str());
+}
+
 fn temp_file(name: &str, text: &str) -> String {
     let path = std::env::temp_dir().join(format!("tetris-tt-{name}-{}", std::process::id()));
     std::fs::write(&path, text).unwrap();

@@ -139,7 +139,8 @@ pub struct Config {
     /// past the queue (with `speculate`): the best of them by their one-piece expectation,
     /// at least one when this is above 0. Each of the first piece's best children then takes
     /// the expectation over the second piece, and the move is chosen among these lines only.
-    /// 0 (the default) speculates one piece. The second piece has a table of its own.
+    /// 0 (the default) speculates one piece; [`Config::without_clock`] sets 25 from width
+    /// 2048. The second piece has a table of its own.
     pub speculate_deep: usize,
     /// The narrowest pass that speculates a second piece (with `speculate_deep`): narrower
     /// passes speculate one. 0 (the default) is every width. The second piece's table exists
@@ -152,6 +153,35 @@ pub struct Config {
 }
 
 impl Config {
+    /// The settings for a game without a clock (solo self-play, `tetris-tt play`, analysis):
+    /// the defaults, except that no move costs time ([`FrameCosts::NONE`], so the time terms
+    /// weigh nothing) and passes 2048 wide or more look a second piece past the queue
+    /// (`speculate_deep` 25, `speculate_deep_from` 2048).
+    ///
+    /// The second look is worth its time only when time is free. Without a clock it raises
+    /// attack per piece at beam 2048 by 0.034 ± 0.021 (self-play, 20 development seeds), and
+    /// not measurably at 512 or 1024. Under a clock it does not pay at this project's
+    /// measuring speed: in the arena a fixed 2048-wide bot with it scored -41 ± 44 Elo over
+    /// 240 games, and the widening TBP-style bot 0 ± 37 over 344 (docs/performance.md), so
+    /// [`Config::default`], the real-time settings of the TBP bot and the arena, looks once.
+    /// Narrower passes play exactly the default's moves.
+    ///
+    /// ```
+    /// use search::{Config, FrameCosts};
+    /// let c = Config::without_clock();
+    /// assert_eq!(c.frame_costs, FrameCosts::NONE);
+    /// assert_eq!(c.deep_lines(512), 0);
+    /// assert_eq!(c.deep_lines(2048), 128); // a quarter of the 512 speculated lines
+    /// ```
+    pub fn without_clock() -> Config {
+        Config {
+            speculate_deep: 25,
+            speculate_deep_from: 2048,
+            frame_costs: FrameCosts::NONE,
+            ..Config::default()
+        }
+    }
+
     /// How many of the best lines a pass of beam width `width` speculates on:
     /// `speculate_top`, or `speculate_share` percent of `width` if that is more; at least one.
     pub fn speculated_lines(&self, width: usize) -> usize {

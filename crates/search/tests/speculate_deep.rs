@@ -4,7 +4,7 @@
 
 use board::Piece;
 use game::{BagState, Game};
-use search::{Config, Engine, selfplay};
+use search::{Config, Engine, FrameCosts, selfplay};
 
 fn config(deep: usize, use_cache: bool) -> Config {
     Config {
@@ -42,6 +42,32 @@ fn deep_lines_are_a_share_of_the_speculated_lines() {
         ..on
     };
     assert!(!plain.speculates_deep());
+}
+
+#[test]
+fn a_game_without_a_clock_looks_twice_from_width_2048() {
+    let free = Config::without_clock();
+    // The default but for the clock and the second look.
+    assert_eq!(
+        free,
+        Config {
+            speculate_deep: 25,
+            speculate_deep_from: 2048,
+            frame_costs: FrameCosts::NONE,
+            ..Config::default()
+        }
+    );
+    assert_eq!(free.deep_lines(128), 0);
+    assert_eq!(free.deep_lines(1024), 0);
+    assert_eq!(free.deep_lines(2048), 128);
+    // Its table exists only when a pass can be that wide.
+    assert!(free.speculates_deep(), "max_width reaches 2048");
+    let fixed_512 = Config {
+        beam_width: 512,
+        max_width: 512,
+        ..free
+    };
+    assert!(!fixed_512.speculates_deep());
 }
 
 /// The moves of a seeded self-play game.
