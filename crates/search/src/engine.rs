@@ -153,7 +153,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// The settings for a game without a clock (solo self-play, `tetris-tt play`, analysis):
+    /// The settings for a game without a clock (solo self-play, as `tetris-tt play` plays):
     /// the defaults, except that no move costs time ([`FrameCosts::NONE`], so the time terms
     /// weigh nothing) and passes 2048 wide or more look a second piece past the queue
     /// (`speculate_deep` 25, `speculate_deep_from` 2048).
