@@ -162,7 +162,7 @@ impl Config {
     /// attack per piece at beam 2048 by 0.034 ± 0.021 (self-play, 20 development seeds), and
     /// not measurably at 512 or 1024. Under a clock it does not pay at this project's
     /// measuring speed: in the arena a fixed 2048-wide bot with it scored -41 ± 44 Elo over
-    /// 240 games, and the widening TBP-style bot 0 ± 37 over 344 (docs/performance.md), so
+    /// 240 games, and the widening TBP-style bot 0 ± 31 over 480 (docs/performance.md), so
     /// [`Config::default`], the real-time settings of the TBP bot and the arena, looks once.
     /// Narrower passes play exactly the default's moves.
     ///
