@@ -61,12 +61,12 @@ impl EngineSettings {
         let Value::Object(all) = value else {
             return Err("settings must be one JSON object".into());
         };
-        let config_fields = fields(&Config::default());
-        let weight_fields = fields(&Weights::default());
+        // Every field of `Config`, holding the base's values: the file's fields replace them.
         let mut config = match serde_json::to_value(base) {
             Ok(Value::Object(m)) => m,
             _ => return Err("engine settings: the base settings are not a JSON object".into()),
         };
+        let weight_fields = fields(&Weights::default());
         let mut weights = Map::new();
         let mut see_incoming = false;
         let mut ponder = false;
@@ -74,7 +74,7 @@ impl EngineSettings {
         let mut widen = false;
         let mut speed = None;
         for (k, v) in all {
-            if config_fields.contains(&k) {
+            if config.contains_key(&k) {
                 config.insert(k, v);
             } else if weight_fields.contains(&k) {
                 weights.insert(k, v);

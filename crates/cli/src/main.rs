@@ -256,6 +256,22 @@ enum TimingArg {
     Ppt,
 }
 
+impl PlayArgs {
+    /// A self-play side's settings from `file`: a game without a clock starts from the
+    /// settings that pay when time is free (`Config::without_clock`: no time terms, a second
+    /// look past the queue from width 2048), then the file and the options go on top.
+    fn settings(&self, file: Option<&str>) -> Result<(Config, Weights), String> {
+        let defaults = self.timing.defaults();
+        let (mut config, weights) = self.engine.settings_from(file, &defaults)?;
+        // The game sets the clock, whatever the settings file says (as in the arena).
+        config.frame_costs = defaults.frame_costs;
+        // Self-play searches at its fixed width and never widens, so no table is kept for a
+        // pass wider than the beam.
+        config.max_width = config.beam_width;
+        Ok((config, weights))
+    }
+}
+
 impl TimingArg {
     /// The settings a game with this clock starts from, before the settings file.
     fn defaults(self) -> Config {
@@ -613,18 +629,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
-            // A game without a clock starts from the settings that pay when time is free
-            // (`Config::without_clock`: no time terms, a second look past the queue from
-            // width 2048); the settings file and the options go on top of them.
-            let defaults = a.timing.defaults();
-            let (mut config, weights) = a
-                .engine
-                .settings_from(a.engine.engine.as_deref(), &defaults)?;
-            // The game sets the clock, whatever the settings file says (as in the arena).
-            config.frame_costs = defaults.frame_costs;
-            // Self-play searches at its fixed width and never widens, so no table is kept
-            // for a pass wider than the beam.
-            config.max_width = config.beam_width;
+            let (config, weights) = a.settings(a.engine.engine.as_deref())?;
             if !(a.pps >= 0.0 && a.pps.is_finite()) {
                 return Err(format!(
                     "--pps {}: use a number of pieces per second, 0 for full speed",
@@ -652,9 +657,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     return report(a.json, &series(&config, &weights)?, play::print_series);
                 };
                 // Read before any game is played: a bad file fails at once.
-                let (mut b_config, b_weights) = a.engine.settings_from(Some(against), &defaults)?;
-                b_config.frame_costs = config.frame_costs;
-                b_config.max_width = b_config.beam_width;
+                let (b_config, b_weights) = a.settings(Some(against))?;
                 let paired = play::pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
                 return report(a.json, &paired, play::print_paired);
             }
