@@ -9,11 +9,11 @@ use rand_chacha::ChaCha8Rng;
 use search::{Config, Engine, Weights};
 use serde_json::{Value, json};
 
-fn letters(pieces: &[board::Piece]) -> Vec<String> {
+pub(super) fn letters(pieces: &[board::Piece]) -> Vec<String> {
     pieces.iter().map(|p| p.to_char().to_string()).collect()
 }
 
-fn start_msg(g: &Game) -> Value {
+pub(super) fn start_msg(g: &Game) -> Value {
     let s = g.state();
     let board: Vec<Value> = (0..40)
         .map(|y| {
@@ -37,7 +37,7 @@ fn start_msg(g: &Game) -> Value {
         "board": board})
 }
 
-fn play_msg(p: &Placement, hold: Option<bool>) -> Value {
+pub(super) fn play_msg(p: &Placement, hold: Option<bool>) -> Value {
     let mut m = json!({"type": "play", "move": {"location": {"type": p.piece.to_char().to_string(),
         "orientation": p.rotation.name(), "x": p.x, "y": p.y}, "spin": p.spin.name()}});
     if let Some(h) = hold {
@@ -48,7 +48,7 @@ fn play_msg(p: &Placement, hold: Option<bool>) -> Value {
 
 /// A line that no front end could mean as a move of the game: the bot must warn and change
 /// nothing. (A well-formed `start`, `play`, `stop` or `rules` is never junk: it is the game.)
-fn junk(rng: &mut ChaCha8Rng, real: &Value) -> Vec<u8> {
+pub(super) fn junk(rng: &mut ChaCha8Rng, real: &Value) -> Vec<u8> {
     let text = real.to_string();
     let wrong_values = [
         json!(null),

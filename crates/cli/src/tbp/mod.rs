@@ -235,7 +235,11 @@ impl<W: Write> Bot<W> {
         let asked = Instant::now();
         // The thinking thread is on this position already (every change restarts it, and
         // after an answer it stays paused on it).
-        let plan: Option<Plan> = self.worker.answer(asked, self.think, SAFETY);
+        let answer = self.worker.answer(asked, self.think, SAFETY);
+        if answer.late && answer.plan.is_none() {
+            self.warn("no search pass finished within the deadline; answered with no move");
+        }
+        let plan: Option<Plan> = answer.plan;
         self.answered = true;
         let (moves, info) = match &plan {
             Some(p) => (
@@ -312,3 +316,5 @@ fn move_json(p: &Placement) -> Value {
 
 #[cfg(test)]
 mod fuzz;
+#[cfg(test)]
+mod storm;
