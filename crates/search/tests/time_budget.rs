@@ -61,9 +61,17 @@ fn widening_passes_reuse_what_earlier_passes_cached() {
         .suggest_until(&shaft, Instant::now() + Duration::from_secs(60))
         .expect("the shaft has room");
     assert_eq!(fits.stats.passes, 3);
+    // A depth stops probing once it has missed half its table's slots in a search. In a
+    // two-slot table (TETRIS_TT_BITS=1) that is after its first miss, so the wider passes
+    // evaluate again; in every larger table they hit.
+    let expected = if tt_core::ENTRIES / 2 > 1 {
+        (15, 5, 10)
+    } else {
+        (15, 15, 0)
+    };
     assert_eq!(
         (fits.stats.nodes, fits.stats.evaluations, fits.stats.hits()),
-        (15, 5, 10)
+        expected
     );
     // The last pass is the fixed-width search: same move.
     assert_eq!(plan.placement, single.placement);

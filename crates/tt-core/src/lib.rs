@@ -324,6 +324,14 @@ const FOLDS: bool = FIXED >= 2;
 const MARK: u64 = 1;
 const OCCUPIED: u64 = 2;
 
+/// A key's top `FIXED` bits, given its bucket number. Written as two shifts so that it also
+/// compiles for a one-bucket table (`FIXED` = 0), where one shift by 64 would overflow; it is
+/// only called where the key words fold (`FIXED >= 2`).
+#[inline(always)]
+fn bucket_bits(i: usize) -> u64 {
+    ((i as u64) << (63 - FIXED)) << 1
+}
+
 impl<V: Copy + Zeroable> Layout<V> for Folded {
     /// The buckets, and the markers of tables too small to fold them.
     type Store = (Buckets<Bucket<V>>, [u8; 2]);
@@ -340,7 +348,7 @@ impl<V: Copy + Zeroable> Layout<V> for Folded {
             if w & OCCUPIED == 0 {
                 0
             } else {
-                ((i as u64) << (64 - FIXED)) | ((w & !(MARK | OCCUPIED)) >> FIXED)
+                bucket_bits(i) | ((w & !(MARK | OCCUPIED)) >> FIXED)
             }
         })
     }
