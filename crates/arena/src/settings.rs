@@ -44,11 +44,27 @@ fn fields<T: serde::Serialize>(v: &T) -> Vec<String> {
     }
 }
 
+/// A struct from its JSON fields. On an error the message names the field that causes it
+/// (serde's own message for a value of the wrong type does not).
+fn from_fields<T: serde::de::DeserializeOwned>(fields: Map<String, Value>) -> Result<T, String> {
+    serde_json::from_value(Value::Object(fields.clone())).map_err(|e| {
+        let culprit = fields.iter().find(|(k, v)| {
+            let one = Map::from_iter([((*k).clone(), (*v).clone())]);
+            serde_json::from_value::<T>(Value::Object(one)).is_err()
+        });
+        match culprit {
+            Some((k, v)) => format!("{k}: {e} (the file has {v})"),
+            None => e.to_string(),
+        }
+    })
+}
+
 impl EngineSettings {
     /// Reads settings from one JSON object whose fields are those of `Config` and `Weights`
     /// side by side, plus `see_incoming`, for example `{"beam_width": 1, "holes": -200}`.
     /// Missing fields keep their defaults; an unknown field is an error (a typo would
-    /// otherwise silently test the default).
+    /// otherwise silently test the default), and so is a value outside its bounds
+    /// ([`Config::check`], [`Weights::check`]), before anything is allocated.
     pub fn from_json(text: &str) -> Result<EngineSettings, String> {
         Self::from_json_over(text, &Config::default())
     }
@@ -109,11 +125,13 @@ impl EngineSettings {
                 "widen needs ponder: an engine widens through the delays it thinks in".into(),
             );
         }
+        let config: Config = from_fields(config)?;
+        config.check()?;
+        let weights: Weights = from_fields(weights)?;
+        weights.check()?;
         Ok(EngineSettings {
-            config: serde_json::from_value(Value::Object(config))
-                .map_err(|e| format!("engine settings: {e}"))?,
-            weights: serde_json::from_value(Value::Object(weights))
-                .map_err(|e| format!("weights: {e}"))?,
+            config,
+            weights,
             see_incoming,
             ponder,
             think_ms,

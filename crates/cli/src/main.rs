@@ -186,7 +186,10 @@ impl EngineArgs {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read weights file {path}: {e}"))?;
-                serde_json::from_str(&text).map_err(|e| format!("weights file {path}: {e}"))?
+                let w: Weights =
+                    serde_json::from_str(&text).map_err(|e| format!("weights file {path}: {e}"))?;
+                w.check().map_err(|e| format!("weights file {path}: {e}"))?;
+                w
             }
         };
         Ok((config, weights))

@@ -35,7 +35,12 @@ pub(crate) fn read_rules(preset: &str, file: Option<&str>) -> Result<VersusConfi
     if let Some(path) = file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read rules file {path}: {e}"))?;
-        return serde_json::from_str(&text).map_err(|e| format!("rules file {path}: {e}"));
+        let rules: VersusConfig =
+            serde_json::from_str(&text).map_err(|e| format!("rules file {path}: {e}"))?;
+        rules
+            .check()
+            .map_err(|e| format!("rules file {path}: {e}"))?;
+        return Ok(rules);
     }
     VersusConfig::preset(preset).ok_or_else(|| {
         format!(

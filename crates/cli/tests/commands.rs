@@ -1017,3 +1017,138 @@ fn versus_resumes_from_its_checkpoint() {
         std::fs::remove_file(f).ok();
     }
 }
+
+/// A settings file is held to the bounds of the command line: every field out of range, in
+/// every command that reads such a file, is one line naming the file and the field, and exit
+/// code 2, before any game starts (a beam of 10^12 once grew to 700 MB in 8 s).
+#[test]
+fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("tetris-tt-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // (field as the error names it, the file's text).
+    let engine_fields: &[(&str, &str)] = &[
+        ("beam_width", r#"{"beam_width": 1000000000000}"#),
+        ("beam_width", r#"{"beam_width": 2147483648}"#),
+        ("beam_width", r#"{"beam_width": 0}"#),
+        ("beam_width", r#"{"beam_width": -1}"#),
+        ("max_width", r#"{"max_width": 1000001}"#),
+        ("previews", r#"{"previews": 31}"#),
+        ("speculate_top", r#"{"speculate_top": 2000000}"#),
+        ("speculate_share", r#"{"speculate_share": 101}"#),
+        ("speculate_deep", r#"{"speculate_deep": 1000}"#),
+        (
+            "speculate_deep_from",
+            r#"{"speculate_deep_from": 4000000000}"#,
+        ),
+        ("frame_costs.shift", r#"{"frame_costs": {"shift": 601}}"#),
+        (
+            "frame_costs.line_clear[4]",
+            r#"{"frame_costs": {"line_clear": [0, 1, 2, 3, 100000]}}"#,
+        ),
+        ("holes", r#"{"holes": 10001}"#),
+        ("holes_sq", r#"{"holes_sq": -1001}"#),
+        (
+            "well_column[3]",
+            r#"{"well_column": [0, 0, 0, 99999, 0, 0, 0, 0, 0, 0]}"#,
+        ),
+        ("frames", r#"{"frames": -2000000000}"#),
+        ("think_ms", r#"{"think_ms": -5}"#),
+        ("speed", r#"{"speed": 0}"#),
+    ];
+    let engine_commands: &[&[&str]] = &[
+        &["versus", "--games", "2", "--b"],
+        &["versus", "--games", "2", "--a"],
+        &["batch", "--games", "2", "--b"],
+        &["play", "--pieces", "5", "--no-render", "--engine"],
+        &["play", "--seeds", "1-2", "--pieces", "5", "--against"],
+        &["tbp", "--engine"],
+        &["suggest", "--queue", "TIOLJS", "--engine"],
+        &[
+            "tune",
+            "--steps",
+            "1",
+            "--dir",
+            "/nonexistent/never-written",
+            "--engine",
+        ],
+    ];
+    let mut checked = 0;
+    for (i, (field, text)) in engine_fields.iter().enumerate() {
+        let path = dir.join(format!("engine{i}.json"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        for cmd in engine_commands {
+            let mut args: Vec<&str> = cmd.to_vec();
+            args.push(path);
+            let started = std::time::Instant::now();
+            let out = run(&args, "");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} with {text}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?} with {text}: {err}");
+            assert!(
+                err.contains(path) && err.contains(field),
+                "{args:?} with {text}: the error names neither the file nor {field}: {err}"
+            );
+            assert!(
+                out.stdout.is_empty() || cmd[0] == "tbp",
+                "{args:?}: a game started"
+            );
+            // Refused before anything is allocated or played (generous for a loaded machine).
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "{args:?} took {:?}",
+                started.elapsed()
+            );
+            checked += 1;
+        }
+    }
+    let rules_fields: &[(&str, &str)] = &[
+        ("frame_ms", r#"{"frame_ms": 0}"#),
+        ("frame_ms", r#"{"frame_ms": 1e9}"#),
+        ("spawn_delay", r#"{"spawn_delay": 100000}"#),
+        (
+            "line_clear_delay[2]",
+            r#"{"line_clear_delay": [0, 1, 700, 0, 0]}"#,
+        ),
+        (
+            "attack.combo[2]",
+            r#"{"attack": {"combo": [0, 0, 4000000000]}}"#,
+        ),
+        (
+            "attack.tspin[3]",
+            r#"{"attack": {"tspin": [0, 2, 4, 101]}}"#,
+        ),
+        ("messiness", r#"{"messiness": 1.5}"#),
+        ("previews", r#"{"previews": 100}"#),
+        ("max_pieces", r#"{"max_pieces": 0}"#),
+        ("margin_rate", r#"{"margin_rate": -1}"#),
+        ("garbage_delay", r#"{"garbage_delay": 4294967295}"#),
+    ];
+    for (i, (field, text)) in rules_fields.iter().enumerate() {
+        let path = dir.join(format!("rules{i}.json"));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        for cmd in [
+            &["versus", "--games", "2", "--rules-file"][..],
+            &["batch", "--games", "2", "--rules-file"][..],
+        ] {
+            let mut args: Vec<&str> = cmd.to_vec();
+            args.push(path);
+            let out = run(&args, "");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} with {text}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?} with {text}: {err}");
+            assert!(
+                err.contains(path) && err.contains(field),
+                "{args:?} with {text}: the error names neither the file nor {field}: {err}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?}: a game started");
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        engine_fields.len() * engine_commands.len() + 2 * rules_fields.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

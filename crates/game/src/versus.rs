@@ -158,7 +158,105 @@ impl Default for VersusConfig {
     }
 }
 
+/// The largest frame count a setting may give one input or delay: ten seconds at 60 frames a
+/// second. It keeps frame sums and the search's time terms within 32 bits.
+pub const MAX_FRAME_COST: u32 = 600;
+/// The most lines one entry of an attack table may send.
+pub const MAX_ATTACK: u32 = 100;
+/// The most previews a side may see (the command line's `--previews` bound).
+pub const MAX_PREVIEWS: usize = 30;
+
+fn in_range<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<(), String> {
+    if v < lo || v > hi {
+        Err(format!("{field} must be in {lo}..={hi}, not {v}"))
+    } else {
+        Ok(())
+    }
+}
+
+fn finite_in(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), String> {
+    if v.is_finite() && (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field} must be a number from {lo} to {hi}, not {v}"
+        ))
+    }
+}
+
+impl AttackTable {
+    /// Checks that each entry sends at most [`MAX_ATTACK`] lines and the combo table has at
+    /// most 1,000 entries; the error names the field.
+    pub fn check(&self) -> Result<(), String> {
+        let entries = [
+            ("attack.clear", &self.clear[..]),
+            ("attack.mini", &self.mini[..]),
+            ("attack.tspin", &self.tspin[..]),
+            ("attack.combo", &self.combo[..]),
+        ];
+        for (name, values) in entries {
+            for (i, &v) in values.iter().enumerate() {
+                in_range(&format!("{name}[{i}]"), v, 0, MAX_ATTACK)?;
+            }
+        }
+        in_range("attack.combo's length", self.combo.len(), 0, 1000)?;
+        in_range("attack.b2b_bonus", self.b2b_bonus, 0, MAX_ATTACK)?;
+        in_range("attack.perfect_clear", self.perfect_clear, 0, MAX_ATTACK)
+    }
+}
+
 impl VersusConfig {
+    /// Checks every field against its bound: frame counts up to [`MAX_FRAME_COST`], a frame
+    /// of more than 0 and at most 1,000 ms, attack entries up to [`MAX_ATTACK`], previews up
+    /// to [`MAX_PREVIEWS`], a messiness from 0 to 1, 1 to 10,000,000 pieces a side. The error
+    /// names the field.
+    ///
+    /// ```
+    /// use game::versus::VersusConfig;
+    /// assert!(VersusConfig::default().check().is_ok());
+    /// let c = VersusConfig { messiness: 2.0, ..VersusConfig::default() };
+    /// assert_eq!(c.check().unwrap_err(), "messiness must be a number from 0 to 1, not 2");
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.frame_ms.is_finite() && self.frame_ms > 0.0 && self.frame_ms <= 1000.0) {
+            return Err(format!(
+                "frame_ms must be a number of milliseconds above 0 and at most 1000, not {}",
+                self.frame_ms
+            ));
+        }
+        let m = MAX_FRAME_COST;
+        let frames = [
+            ("start_delay", self.start_delay),
+            ("spawn_delay", self.spawn_delay),
+            ("perfect_clear_delay", self.perfect_clear_delay),
+            ("shift_frames", self.shift_frames),
+            ("rotate_frames", self.rotate_frames),
+            ("rotate_180_frames", self.rotate_180_frames),
+            ("soft_drop_frames", self.soft_drop_frames),
+            ("hard_drop_frames", self.hard_drop_frames),
+            ("garbage_delay", self.garbage_delay),
+        ];
+        for (name, v) in frames {
+            in_range(name, v, 0, m)?;
+        }
+        for (i, &v) in self.line_clear_delay.iter().enumerate() {
+            in_range(&format!("line_clear_delay[{i}]"), v, 0, m)?;
+        }
+        self.attack.check()?;
+        finite_in("messiness", self.messiness, 0.0, 1.0)?;
+        in_range("previews", self.previews, 0, MAX_PREVIEWS)?;
+        in_range("max_pieces", self.max_pieces, 1, 10_000_000)?;
+        if let Some(s) = self.margin_seconds {
+            finite_in("margin_seconds", s, 0.0, 1e6)?;
+        }
+        finite_in("margin_rate", self.margin_rate, 0.0, 100.0)
+    }
+
     /// A named preset: `ppt` (the default: "ppt" timing with 4 ms frames, as bot arenas run
     /// it), `ppt-60hz` (the same at normal speed, 1/60 s frames), or `ppt-surge` (ppt whose
     /// attack grows by 5% a second after the first minute, so that games between players who

@@ -811,13 +811,15 @@ fn score_locked<E: Evaluator>(
     };
     let s = pass.evaluator.context(&eval, &step);
     counters.nodes += 1;
-    let acc = parent.acc + s.reward;
+    // Saturating: an evaluator is free to return any value (the default one's stay far from
+    // the bounds), and a search must not panic or wrap on it.
+    let acc = parent.acc.saturating_add(s.reward);
     Child {
         hold,
         carried: outcome.carried,
         next,
         acc,
-        total: acc + eval.value + s.leaf,
+        total: acc.saturating_add(eval.value).saturating_add(s.leaf),
         parent: parent_index,
         placement: *p,
         key,

@@ -235,6 +235,73 @@ impl Config {
     }
 }
 
+/// The widest beam a setting may ask for (`beam_width`, `max_width`, `speculate_top`,
+/// `speculate_deep_from`): the same bound as the command line's `--beam`. A search keeps about
+/// one node of a few hundred bytes per beam slot and depth, so at this width and
+/// [`MAX_PREVIEWS`] its beam takes some gigabytes; the tables are sized at build time.
+pub const MAX_BEAM_WIDTH: usize = 1_000_000;
+/// The most previews a setting may ask for (the command line's `--previews`). The search depth
+/// is `1 + previews` plus up to two speculated pieces.
+pub const MAX_PREVIEWS: usize = game::versus::MAX_PREVIEWS;
+/// The largest frame cost a setting may give one input or delay (the game's bound, see
+/// [`game::versus::MAX_FRAME_COST`]). It keeps the time terms (`Weights::frames`) within
+/// 32-bit sums.
+pub const MAX_FRAME_COST: u32 = game::versus::MAX_FRAME_COST;
+
+/// `Err("FIELD must be in LO..=HI, not V")` when `v` is out of range.
+pub(crate) fn in_range<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<(), String> {
+    if v < lo || v > hi {
+        Err(format!("{field} must be in {lo}..={hi}, not {v}"))
+    } else {
+        Ok(())
+    }
+}
+
+impl FrameCosts {
+    /// Checks that every cost is at most [`MAX_FRAME_COST`]; the error names the field.
+    pub fn check(&self) -> Result<(), String> {
+        let m = MAX_FRAME_COST;
+        in_range("frame_costs.shift", self.shift, 0, m)?;
+        in_range("frame_costs.rotate", self.rotate, 0, m)?;
+        in_range("frame_costs.rotate_180", self.rotate_180, 0, m)?;
+        in_range("frame_costs.soft_drop_row", self.soft_drop_row, 0, m)?;
+        for (i, &c) in self.line_clear.iter().enumerate() {
+            in_range(&format!("frame_costs.line_clear[{i}]"), c, 0, m)?;
+        }
+        in_range("frame_costs.perfect_clear", self.perfect_clear, 0, m)
+    }
+}
+
+impl Config {
+    /// Checks every field against the bounds the command line has for its twin
+    /// ([`MAX_BEAM_WIDTH`], [`MAX_PREVIEWS`], [`MAX_FRAME_COST`], percentages up to 100), so
+    /// that a settings file cannot ask for more memory than `--beam` can. The error names the
+    /// field.
+    ///
+    /// ```
+    /// use search::Config;
+    /// assert!(Config::default().check().is_ok());
+    /// let e = Config { beam_width: 1 << 40, ..Config::default() }.check().unwrap_err();
+    /// assert!(e.starts_with("beam_width must be in 1..=1000000"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let w = MAX_BEAM_WIDTH;
+        in_range("beam_width", self.beam_width, 1, w)?;
+        in_range("max_width", self.max_width, 1, w)?;
+        in_range("previews", self.previews, 0, MAX_PREVIEWS)?;
+        in_range("speculate_top", self.speculate_top, 0, w)?;
+        in_range("speculate_share", self.speculate_share, 0, 100)?;
+        in_range("speculate_deep", self.speculate_deep, 0, 100)?;
+        in_range("speculate_deep_from", self.speculate_deep_from, 0, w)?;
+        self.frame_costs.check()
+    }
+}
+
 /// The default beam width.
 pub const DEFAULT_BEAM_WIDTH: usize = 128;
 /// The default number of previews.

@@ -168,6 +168,57 @@ pub struct Weights {
     pub incoming_height: i32,
 }
 
+/// The largest magnitude of a weight, except those of [`Weights::SQUARED`]: with every weight
+/// within its bound, no board, move or frame cost (up to [`crate::MAX_FRAME_COST`]) can make
+/// the evaluation overflow its 32-bit sums.
+pub const MAX_WEIGHT: i32 = 10_000;
+/// The largest magnitude of a weight on a squared count ([`Weights::SQUARED`]), whose
+/// feature reaches 160,000 on a board of 400 holes.
+pub const MAX_SQUARED_WEIGHT: i32 = 1_000;
+
+impl Weights {
+    /// The weights on squared counts, bounded by [`MAX_SQUARED_WEIGHT`] instead of
+    /// [`MAX_WEIGHT`].
+    pub const SQUARED: [&'static str; 2] = ["holes_sq", "bumpiness_sq"];
+
+    /// Checks every weight against its bound ([`MAX_WEIGHT`], [`MAX_SQUARED_WEIGHT`]); the
+    /// error names the field (with its index for a table).
+    ///
+    /// ```
+    /// use search::Weights;
+    /// assert!(Weights::default().check().is_ok());
+    /// let e = Weights { holes_sq: -5000, ..Weights::default() }.check().unwrap_err();
+    /// assert_eq!(e, "holes_sq must be in -1000..=1000, not -5000");
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self) else {
+            return Err("weights are not a JSON object".into());
+        };
+        for (name, v) in &fields {
+            let bound = if Self::SQUARED.contains(&name.as_str()) {
+                MAX_SQUARED_WEIGHT
+            } else {
+                MAX_WEIGHT
+            };
+            let values: Vec<(String, i64)> = match v {
+                serde_json::Value::Number(n) => {
+                    n.as_i64().map(|x| (name.clone(), x)).into_iter().collect()
+                }
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, x)| x.as_i64().map(|x| (format!("{name}[{i}]"), x)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for (field, x) in values {
+                crate::engine::in_range(&field, x, -i64::from(bound), i64::from(bound))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for Weights {
     fn default() -> Self {
         // Tuned by SPSA in the arena twice (docs/tuning/README.md has the commands, the logs
@@ -392,7 +443,8 @@ impl Evaluator for DefaultEvaluator {
             + w.clear_frames * step.clear_frames as i32;
         if step.incoming > 0 {
             // What the known garbage leaves after this move's attack cancels some of it.
-            let incoming = step.incoming.saturating_sub(o.attack) as i32;
+            // More than a board's height of garbage tops out like a board's height does.
+            let incoming = step.incoming.saturating_sub(o.attack).min(40) as i32;
             reward += w.incoming_height * (eval.max_height as i32 + incoming - 10).max(0);
         }
 
@@ -793,6 +845,97 @@ fn t_slots(board: &Board, heights: &[i32; WIDTH], full: &FullBut) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every weight at its bound with one sign.
+    fn weights_at_bounds(sign: i64) -> Weights {
+        let serde_json::Value::Object(mut m) = serde_json::to_value(Weights::default()).unwrap()
+        else {
+            unreachable!("weights are an object")
+        };
+        for (name, v) in m.iter_mut() {
+            let b = if Weights::SQUARED.contains(&name.as_str()) {
+                MAX_SQUARED_WEIGHT
+            } else {
+                MAX_WEIGHT
+            };
+            let b = serde_json::json!(sign * i64::from(b));
+            match v {
+                serde_json::Value::Number(_) => *v = b,
+                serde_json::Value::Array(a) => a.iter_mut().for_each(|x| *x = b.clone()),
+                _ => {}
+            }
+        }
+        let w: Weights = serde_json::from_value(serde_json::Value::Object(m)).unwrap();
+        w.check().expect("at the bounds is within them");
+        w
+    }
+
+    /// Weights at their bounds, with either sign, on boards that push each feature to its
+    /// largest, with the largest frame costs and outcomes: no 32-bit sum overflows (this
+    /// test runs in debug builds, where an overflow panics), and the values keep a margin
+    /// below `i32::MAX` for the beam's sums over 33 depths.
+    #[test]
+    fn weights_at_their_bounds_never_overflow() {
+        let alternate = 0x0055_5555_5555_u64; // every other row of 40
+        let boards = [
+            Board::from_columns([1u64 << 39; WIDTH]), // 390 holes under a lid
+            Board::from_columns([alternate; WIDTH]),
+            Board::from_columns(std::array::from_fn(|x| {
+                if x % 2 == 0 { (1u64 << 40) - 1 } else { 0 }
+            })),
+            Board::from_columns(std::array::from_fn(|x| {
+                if x % 2 == 0 {
+                    alternate
+                } else {
+                    alternate << 1
+                }
+            })),
+            Board::from_columns(std::array::from_fn(|x| {
+                if x == 4 { 0 } else { (1u64 << 40) - 1 }
+            })),
+        ];
+        let outcome = |lines, spin, pc| Outcome {
+            lines,
+            spin,
+            attack: u32::MAX,
+            perfect_clear: pc,
+            b2b_bonus: true,
+            carried: game::Carried {
+                b2b: true,
+                combo: u32::MAX,
+            },
+        };
+        for sign in [1, -1] {
+            let e = DefaultEvaluator::new(weights_at_bounds(sign));
+            for b in &boards {
+                let p = e.position(b, Some(Piece::T));
+                assert!(p.value.unsigned_abs() < 1 << 28, "{} on\n{b}", p.value);
+                for o in [
+                    outcome(4, Spin::None, true),
+                    outcome(3, Spin::Full, false),
+                    outcome(2, Spin::Mini, false),
+                ] {
+                    let s = e.context(
+                        &p,
+                        &StepContext {
+                            piece: Piece::T,
+                            outcome: &o,
+                            b2b_before: true,
+                            depth: 0,
+                            pending: &[Piece::T],
+                            hold: Some(Piece::T),
+                            pieces_placed: u64::MAX,
+                            input_frames: 40 * crate::MAX_FRAME_COST,
+                            clear_frames: crate::MAX_FRAME_COST,
+                            incoming: u32::MAX,
+                        },
+                    );
+                    assert!(s.reward.unsigned_abs() < 1 << 28, "{}", s.reward);
+                    assert!(s.leaf.unsigned_abs() < 1 << 28, "{}", s.leaf);
+                }
+            }
+        }
+    }
 
     fn eval(text: &str) -> PositionEval {
         let b: Board = text.parse().unwrap();

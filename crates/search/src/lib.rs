@@ -30,7 +30,11 @@ pub mod selfplay;
 
 pub use beam::{DepthCounters, MoveChoice, position_key};
 pub use engine::{
-    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, FrameCosts, Plan, SearchStats,
+    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, FrameCosts, MAX_BEAM_WIDTH,
+    MAX_FRAME_COST, MAX_PREVIEWS, Plan, SearchStats,
 };
-pub use eval::{DefaultEvaluator, Evaluator, PositionEval, StepContext, StepScore, Weights};
+pub use eval::{
+    DefaultEvaluator, Evaluator, MAX_SQUARED_WEIGHT, MAX_WEIGHT, PositionEval, StepContext,
+    StepScore, Weights,
+};
 pub use tt_depth::Transition;

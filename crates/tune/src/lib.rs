@@ -78,7 +78,14 @@ pub fn all_params(weights: &Weights) -> Vec<Param> {
 pub fn weights_with(base: &Weights, params: &[Param], values: &[f64]) -> Result<Weights, String> {
     let mut v = serde_json::to_value(base).map_err(|e| e.to_string())?;
     for (p, &x) in params.iter().zip(values) {
-        let x = Value::from(x.round() as i64);
+        // A step never takes a weight past its bound (Weights::check): it stays at the bound.
+        let field = p.name.split_once('[').map_or(p.name.as_str(), |(f, _)| f);
+        let bound = i64::from(if Weights::SQUARED.contains(&field) {
+            search::MAX_SQUARED_WEIGHT
+        } else {
+            search::MAX_WEIGHT
+        });
+        let x = Value::from((x.round() as i64).clamp(-bound, bound));
         let slot = match p.name.split_once('[') {
             None => v.get_mut(&p.name),
             Some((field, rest)) => {
@@ -203,7 +210,17 @@ impl Checkpoint {
     pub fn load(path: &std::path::Path) -> Result<Checkpoint, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        let cp: Checkpoint =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bad = |e: String| format!("{}: {e}", path.display());
+        cp.base.check().map_err(bad)?;
+        if !(1..=100_000).contains(&cp.pairs) {
+            return Err(bad(format!(
+                "pairs must be in 1..=100000, not {}",
+                cp.pairs
+            )));
+        }
+        Ok(cp)
     }
 
     /// The current weights.
