@@ -273,8 +273,8 @@ fn speculation_tries_only_the_pieces_the_bag_can_give() {
 /// Once a depth has stored half as many evaluations in one search as its table has slots, it
 /// stops probing for the rest of that search: its other children are evaluated without a
 /// probe (further stores would only evict the better parents' children and what the rotation
-/// brought). A beam wide enough to pass the cap at every size tested (32,768 slots at the
-/// default 15 bits) shows it, and the answer is still the cache-off engine's.
+/// brought). A beam wide enough to pass the cap at the default size and below (32,768 slots
+/// at 15 bits) shows it, and the answer is still the cache-off engine's.
 #[test]
 fn a_depth_stops_probing_once_it_has_filled_half_its_table() {
     let wide = |use_cache| Config {
@@ -294,12 +294,19 @@ fn a_depth_stops_probing_once_it_has_filled_half_its_table() {
     for (d, &m) in misses.iter().enumerate() {
         assert!(m < cap + 400, "depth {d}: {m} stores, cap {cap}");
     }
+    let stored: u64 = misses.iter().sum();
+    if cap > 16_384 {
+        // Tables larger than the default hold this whole search (a depth stores at most about
+        // 24,000 here): no depth reaches the cap, and every evaluation was probed and stored.
+        assert!(misses.iter().all(|&m| m < cap), "{misses:?}, cap {cap}");
+        assert_eq!(on.stats.evaluations, stored);
+        return;
+    }
     assert!(
         misses.iter().any(|&m| m >= cap),
         "no depth reached the cap: {misses:?}, cap {cap}"
     );
     // Every store is an evaluation; the children past the cap were evaluated unprobed.
-    let stored: u64 = misses.iter().sum();
     assert!(
         on.stats.evaluations > stored,
         "{} evaluations, {stored} stores",
