@@ -1,5 +1,11 @@
 //! The bot against a seeded storm of junk lines mixed into a real game: it must never panic,
 //! answer every `suggest` exactly once, and keep following the front end's game.
+//!
+//! The whole input is handed over at once, so this checks what the bot makes of each line,
+//! not timing: the protocol thread reads the next line before the thinking thread is far into
+//! a search. The timed storms in `storm` send lines with pauses and well-formed `rules`,
+//! `stop` and `start` at any moment, which is what catches an answer waiting on a search that
+//! was interrupted.
 
 use super::{Options, run};
 use board::{Board, Placement, Rules, generate};

@@ -185,12 +185,19 @@ fn storm(seed: u64, lines: usize, options: Options) -> Duration {
     fe.line(br#"{"type":"rules","randomizer":"seven_bag"}"#);
     fe.line(start_msg(&game).to_string().as_bytes());
     let mut sent = 2;
+    // After a `stop` with no `start`, the next turn of the game starts it again first.
+    let mut stopped = false;
     while sent < lines {
         fe.pause(&mut rng);
         sent += 1;
         match rng.random_range(0..100) {
             // The game goes on: a suggest, the new pieces, the front end's own move.
             0..40 => {
+                if stopped {
+                    fe.line(start_msg(&game).to_string().as_bytes());
+                    stopped = false;
+                    sent += 1;
+                }
                 fe.suggest();
                 let Some(plan) = player.suggest(game.state()) else {
                     continue;
@@ -244,14 +251,19 @@ fn storm(seed: u64, lines: usize, options: Options) -> Duration {
             // The game stops and starts again (from the same position).
             48..53 => {
                 fe.line(br#"{"type":"stop"}"#);
+                stopped = true;
                 if rng.random_bool(0.7) {
                     fe.pause(&mut rng);
                     fe.line(start_msg(&game).to_string().as_bytes());
+                    stopped = false;
                     sent += 1;
                 }
             }
             // Garbage arrives: a new start of the same game.
-            53..60 => fe.line(start_msg(&game).to_string().as_bytes()),
+            53..60 => {
+                fe.line(start_msg(&game).to_string().as_bytes());
+                stopped = false;
+            }
             // A suggest on its own (a second one, or one before any start).
             60..65 => {
                 fe.suggest();
