@@ -4,7 +4,7 @@ use crate::settings::EngineSettings;
 use crate::sprt::{PairStats, Sprt, Verdict};
 use game::versus::{Ending, Event, LockReport, SideStats, Versus, VersusConfig, Winner};
 use rayon::prelude::*;
-use search::Plan;
+use search::{Budget, Plan};
 use serde::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hasher};
 use std::time::Instant;
@@ -230,14 +230,7 @@ pub fn play_game(
         let cfg = &opts.versus;
         let config = search::Config {
             rules: cfg.rules,
-            frame_costs: search::FrameCosts {
-                shift: cfg.shift_frames,
-                rotate: cfg.rotate_frames,
-                rotate_180: cfg.rotate_180_frames,
-                soft_drop_row: cfg.soft_drop_frames,
-                line_clear: cfg.line_clear_delay,
-                perfect_clear: cfg.perfect_clear_delay,
-            },
+            frame_costs: cfg.frame_costs,
             ..s.config.clone()
         };
         search::Engine::new(config, search::DefaultEvaluator::new(s.weights.clone()))
@@ -256,7 +249,8 @@ pub fn play_game(
     loop {
         match v.next_event() {
             Event::Decide(i) => {
-                let view = v.view(i, settings[i].see_incoming);
+                // A plain TBP bot sees no incoming garbage.
+                let view = v.view(i, false);
                 let t0 = Instant::now();
                 // Thinking began when the last piece locked (or at the start): for a
                 // pondering engine the frames since are free.
@@ -273,29 +267,37 @@ pub fn play_game(
                         let beam = settings[i].config.beam_width.max(1);
                         let firm = widths.iter().take_while(|&&w| w <= beam).count();
                         match think[i] {
-                            ThinkCharge::Nodes { nodes_per_ms } => engines[i].suggest_passes(
+                            ThinkCharge::Nodes { nodes_per_ms } => engines[i].search(
                                 &view,
-                                widths,
-                                firm,
-                                Some((ms * nodes_per_ms).round() as u64),
-                                None,
+                                Budget::Passes {
+                                    widths,
+                                    firm,
+                                    limit: Some((ms * nodes_per_ms).round() as u64),
+                                    deadline: None,
+                                },
                             ),
-                            ThinkCharge::WallClock => engines[i].suggest_passes(
+                            ThinkCharge::WallClock => engines[i].search(
                                 &view,
-                                widths,
-                                firm,
-                                None,
-                                Some(t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
+                                Budget::Passes {
+                                    widths,
+                                    firm,
+                                    limit: None,
+                                    deadline: Some(
+                                        t0 + std::time::Duration::from_secs_f64(ms / 1e3),
+                                    ),
+                                },
                             ),
                             // `check` refuses the pair.
                             ThinkCharge::PerMove { .. } => engines[i].suggest(&view),
                         }
                     }
                     (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => {
-                        engines[i].suggest_nodes(&view, (ms * nodes_per_ms).round() as u64)
+                        engines[i].search(&view, Budget::Nodes((ms * nodes_per_ms).round() as u64))
                     }
-                    (Some(ms), ThinkCharge::WallClock) => engines[i]
-                        .suggest_until(&view, t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
+                    (Some(ms), ThinkCharge::WallClock) => engines[i].search(
+                        &view,
+                        Budget::Until(t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
+                    ),
                     // A fixed charge per move says nothing of what searching costs
                     // (`check` refuses the pair): the fixed-width search.
                     (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => engines[i].suggest(&view),

@@ -10,8 +10,6 @@ pub struct EngineSettings {
     pub config: Config,
     /// Evaluator weights.
     pub weights: Weights,
-    /// Whether it sees its incoming garbage (plain TBP shows none; some arenas do).
-    pub see_incoming: bool,
     /// Whether it thinks in the background, as `tetris-tt tbp` does: it starts on a position
     /// as soon as its last piece locks, so the line-clear and spawn delays before the request
     /// are free thinking time, and it pays only for the thinking past them.
@@ -61,7 +59,7 @@ fn from_fields<T: serde::de::DeserializeOwned>(fields: Map<String, Value>) -> Re
 
 impl EngineSettings {
     /// Reads settings from one JSON object whose fields are those of `Config` and `Weights`
-    /// side by side, plus `see_incoming`, for example `{"beam_width": 1, "holes": -200}`.
+    /// side by side, plus the arena's own fields (`ponder`, `think_ms`, `widen`, `speed`), for example `{"beam_width": 1, "holes": -200}`.
     /// Missing fields keep their defaults; an unknown field is an error (a typo would
     /// otherwise silently test the default), and so is a value outside its bounds
     /// ([`Config::check`], [`Weights::check`]), before anything is allocated.
@@ -84,7 +82,6 @@ impl EngineSettings {
         };
         let weight_fields = fields(&Weights::default());
         let mut weights = Map::new();
-        let mut see_incoming = false;
         let mut ponder = false;
         let mut think_ms = None;
         let mut widen = false;
@@ -94,8 +91,6 @@ impl EngineSettings {
                 config.insert(k, v);
             } else if weight_fields.contains(&k) {
                 weights.insert(k, v);
-            } else if k == "see_incoming" {
-                see_incoming = v.as_bool().ok_or("see_incoming must be true or false")?;
             } else if k == "ponder" {
                 ponder = v.as_bool().ok_or("ponder must be true or false")?;
             } else if k == "speed" {
@@ -116,7 +111,7 @@ impl EngineSettings {
                 };
             } else {
                 return Err(format!(
-                    "unknown field {k:?} (fields are those of search::Config and search::Weights, see_incoming, ponder, think_ms, widen and speed)"
+                    "unknown field {k:?} (fields are those of search::Config and search::Weights, ponder, think_ms, widen and speed)"
                 ));
             }
         }
@@ -132,7 +127,6 @@ impl EngineSettings {
         Ok(EngineSettings {
             config,
             weights,
-            see_incoming,
             ponder,
             think_ms,
             widen,
@@ -155,14 +149,11 @@ mod tests {
 
     #[test]
     fn flat_fields_of_config_and_weights_with_defaults() {
-        let s =
-            EngineSettings::from_json(r#"{"beam_width": 1, "holes": -7, "see_incoming": true}"#)
-                .unwrap();
+        let s = EngineSettings::from_json(r#"{"beam_width": 1, "holes": -7}"#).unwrap();
         assert_eq!(s.config.beam_width, 1);
         assert_eq!(s.config.previews, Config::default().previews);
         assert_eq!(s.weights.holes, -7);
         assert_eq!(s.weights.height, Weights::default().height);
-        assert!(s.see_incoming);
         assert_eq!(
             EngineSettings::from_json("{}").unwrap(),
             EngineSettings::default()

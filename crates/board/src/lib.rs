@@ -44,5 +44,5 @@ pub use movegen::{
 };
 pub use perft::{Perft, PerftOptions, perft};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};
-pub use position::{Input, InputCosts, LOCK_OUT_ROW, Moved, OPEN_ROOF, PiecePos, SPAWN_X, SPAWN_Y};
+pub use position::{Input, LOCK_OUT_ROW, Moved, OPEN_ROOF, PiecePos, SPAWN_X, SPAWN_Y};
 pub use text::{ParseBoardError, ParseBoardErrorKind};

@@ -12,7 +12,7 @@
 
 use crate::board::{Board, HEIGHT, ROWS, WIDTH};
 use crate::piece::{Piece, Rotation, Rules, Spin};
-use crate::position::{Input, InputCosts, OPEN_ROOF, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
+use crate::position::{Input, OPEN_ROOF, PiecePos, SPAWN_X, SPAWN_Y, cheapest_inputs};
 
 /// A place where a piece can lock, in the rules.md (TBP) frame.
 ///
@@ -88,20 +88,27 @@ impl Placement {
     /// found with the plain rules. The piece locks where the sequence leaves it. Found on
     /// demand, not during generation, because the search never needs it.
     pub fn inputs(&self, board: &Board, rules: Rules) -> Option<Vec<Input>> {
-        self.cheapest_inputs(board, rules, &InputCosts::COUNT)
+        self.cheapest_inputs(board, rules, |_| 1)
             .map(|(_, path)| path)
     }
 
-    /// A cheapest input sequence by `costs` (for example frames in an arena, where a hard drop
-    /// is free and every soft-dropped row costs), with its total cost. `None` when the
-    /// placement is unreachable.
+    /// A cheapest input sequence by `input_cost` (for example frames in an arena, where a hard
+    /// drop is free and every soft-dropped row costs: `game::FrameCosts::input`), with its
+    /// total cost. `None` when the placement is unreachable.
     pub fn cheapest_inputs(
         &self,
         board: &Board,
         rules: Rules,
-        costs: &InputCosts,
+        input_cost: impl Fn(Input) -> u32,
     ) -> Option<(u32, Vec<Input>)> {
-        cheapest_inputs(board, self.cells(), self.piece, self.spin, rules, costs)
+        cheapest_inputs(
+            board,
+            self.cells(),
+            self.piece,
+            self.spin,
+            rules,
+            input_cost,
+        )
     }
 }
 

@@ -200,45 +200,7 @@ impl PiecePos {
     }
 }
 
-/// What each input costs, for [`crate::Placement::cheapest_inputs`]. Frames in an arena's time model, or 1 per
-/// input to count inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InputCosts {
-    /// A shift left or right.
-    pub shift: u32,
-    /// A clockwise or counter-clockwise turn.
-    pub rotate: u32,
-    /// A 180-degree turn.
-    pub rotate_180: u32,
-    /// Moving down one row.
-    pub soft_drop_row: u32,
-    /// Dropping to the floor.
-    pub hard_drop: u32,
-}
-
-impl InputCosts {
-    /// One per input: the cheapest sequence is the shortest.
-    pub const COUNT: InputCosts = InputCosts {
-        shift: 1,
-        rotate: 1,
-        rotate_180: 1,
-        soft_drop_row: 1,
-        hard_drop: 1,
-    };
-
-    /// The cost of one input.
-    pub const fn of(&self, input: Input) -> u32 {
-        match input {
-            Input::Left | Input::Right => self.shift,
-            Input::Cw | Input::Ccw => self.rotate,
-            Input::Half => self.rotate_180,
-            Input::SoftDrop => self.soft_drop_row,
-            Input::HardDrop => self.hard_drop,
-        }
-    }
-}
-
-/// Finds a cheapest input sequence from spawn, by `costs`, that leaves `piece` locked on
+/// Finds a cheapest input sequence from spawn, by `input_cost`, that leaves `piece` locked on
 /// `board` covering exactly `target`'s cells with spin kind `spin`, and its total cost.
 ///
 /// A hard drop locks the piece where it lands, so it can only end a sequence; a piece that
@@ -253,7 +215,7 @@ pub(crate) fn cheapest_inputs(
     piece: Piece,
     spin: Spin,
     rules: Rules,
-    costs: &InputCosts,
+    input_cost: impl Fn(Input) -> u32,
 ) -> Option<(u32, Vec<Input>)> {
     // State index: (((rot * WIDTH + x) * HEIGHT + y) * 3 + tag) * 2 + dropped, tag 0 =
     // slid/spawned, 1 = turned (tests 1-4 or 6), 2 = turned with the fifth test. Only the tag
@@ -339,7 +301,7 @@ pub(crate) fn cheapest_inputs(
             }
             let dropped = input == Input::HardDrop;
             let j = idx(&q, tag_of(moved), dropped);
-            let c = cost + costs.of(input) as usize;
+            let c = cost + input_cost(input) as usize;
             if !done[j] && (c as u32) < best[j] {
                 best[j] = c as u32;
                 parent[j] = Some((here, input));

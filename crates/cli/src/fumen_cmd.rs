@@ -98,7 +98,7 @@ pub(crate) fn suggest(q: Question) -> Result<String, String> {
     let mut engine = Engine::new(q.config, DefaultEvaluator::new(q.weights));
     let start = Instant::now();
     let plan = match q.think {
-        Some(t) => engine.suggest_until(&state, start + t),
+        Some(t) => engine.search(&state, search::Budget::Until(start + t)),
         None => engine.suggest(&state),
     }
     .ok_or("no piece can be placed: the game is over")?;

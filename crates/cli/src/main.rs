@@ -90,8 +90,8 @@ enum Command {
         tetris-tt versus --a new.json --b old.json --games 2000 --sprt 0,10\n  \
         tetris-tt versus --render --games 2 --pps 8\n\n\
         Settings files hold one JSON object with the fields of search::Config and\n\
-        search::Weights side by side (missing fields keep their defaults), plus\n\
-        \"see_incoming\": true to let that side see its incoming garbage.")]
+        search::Weights side by side (missing fields keep their defaults), plus the\n\
+        arena's ponder, think_ms, widen and speed; see settings/README.md.")]
     Versus(VersusArgs),
     /// Tune the evaluator weights by SPSA in the arena, resumably.
     #[command(after_help = "Examples:\n  \

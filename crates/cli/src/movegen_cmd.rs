@@ -49,17 +49,13 @@ pub(crate) fn fumen_page(s: &str, page: Option<usize>) -> Result<fumen::Page, St
 pub(crate) fn render(board: &Board, piece: Piece, rules: Rules, json_lines: bool) -> String {
     let placements = generate(board, piece, rules);
     let mut out = String::new();
-    let costs = game::versus::VersusConfig {
-        rules,
-        ..Default::default()
-    }
-    .input_costs();
+    let costs = game::FrameCosts::default();
     for p in &placements {
         if json_lines {
             // The cheapest inputs in frames of the ppt arena: 2 per shift, turn or soft-dropped
             // row, a hard drop free (and final).
             let (frames, frame_inputs) = p
-                .cheapest_inputs(board, rules, &costs)
+                .cheapest_inputs(board, rules, |i| costs.input(i))
                 .map(|(f, path)| (f, path.iter().map(|i| i.name()).collect::<Vec<_>>()))
                 .unwrap_or_default();
             let line = json!({

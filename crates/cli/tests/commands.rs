@@ -1034,7 +1034,6 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
         ("max_width", r#"{"max_width": 1000001}"#),
         ("previews", r#"{"previews": 31}"#),
         ("speculate_top", r#"{"speculate_top": 2000000}"#),
-        ("speculate_share", r#"{"speculate_share": 101}"#),
         ("speculate_deep", r#"{"speculate_deep": 1000}"#),
         (
             "speculate_deep_from",
@@ -1107,8 +1106,12 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
         ("frame_ms", r#"{"frame_ms": 1e9}"#),
         ("spawn_delay", r#"{"spawn_delay": 100000}"#),
         (
-            "line_clear_delay[2]",
-            r#"{"line_clear_delay": [0, 1, 700, 0, 0]}"#,
+            "frame_costs.hard_drop",
+            r#"{"frame_costs": {"hard_drop": 601}}"#,
+        ),
+        (
+            "frame_costs.line_clear[2]",
+            r#"{"frame_costs": {"line_clear": [0, 1, 700, 0, 0]}}"#,
         ),
         (
             "attack.combo[2]",

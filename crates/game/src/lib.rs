@@ -21,11 +21,13 @@
 //! ```
 #![deny(missing_docs)]
 
+mod frames;
 mod randomizer;
 mod solo;
 mod state;
 pub mod versus;
 
+pub use frames::{FrameCosts, MAX_FRAME_COST};
 pub use randomizer::{Bag, BagState, PieceSet};
 pub use solo::{Game, Totals};
 pub use state::{

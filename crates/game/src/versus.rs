@@ -13,9 +13,10 @@
 //! Every number is in [`VersusConfig`], whose default is the "ppt" preset of
 //! `docs/versus.md`.
 
+use crate::frames::FrameCosts;
 use crate::solo::Game;
 use crate::state::{GameState, Outcome, PlayError};
-use board::{Board, InputCosts, Placement, Rules, WIDTH};
+use board::{Board, Placement, Rules, WIDTH};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -96,20 +97,8 @@ pub struct VersusConfig {
     pub start_delay: u32,
     /// Frames from a lock to the next spawn.
     pub spawn_delay: u32,
-    /// Extra frames after a lock that clears 0..=4 lines.
-    pub line_clear_delay: [u32; 5],
-    /// The line-clear delay of a perfect clear (replacing the one by lines).
-    pub perfect_clear_delay: u32,
-    /// Frames per shift.
-    pub shift_frames: u32,
-    /// Frames per quarter turn.
-    pub rotate_frames: u32,
-    /// Frames per 180-degree turn (two turns).
-    pub rotate_180_frames: u32,
-    /// Frames per soft-dropped row.
-    pub soft_drop_frames: u32,
-    /// Frames for a hard drop.
-    pub hard_drop_frames: u32,
+    /// Frames per input, and the line-clear delays after a lock.
+    pub frame_costs: FrameCosts,
     /// The attack table.
     pub attack: AttackTable,
     /// Frames sent garbage waits before it can enter the receiver's board.
@@ -138,13 +127,7 @@ impl Default for VersusConfig {
             frame_ms: 4.0,
             start_delay: 180,
             spawn_delay: 7,
-            line_clear_delay: [0, 36, 41, 41, 46],
-            perfect_clear_delay: 1,
-            shift_frames: 2,
-            rotate_frames: 2,
-            rotate_180_frames: 4,
-            soft_drop_frames: 2,
-            hard_drop_frames: 0,
+            frame_costs: FrameCosts::default(),
             attack: AttackTable::default(),
             garbage_delay: 30,
             blocking: false,
@@ -158,9 +141,7 @@ impl Default for VersusConfig {
     }
 }
 
-/// The largest frame count a setting may give one input or delay: ten seconds at 60 frames a
-/// second. It keeps frame sums and the search's time terms within 32 bits.
-pub const MAX_FRAME_COST: u32 = 600;
+pub use crate::frames::MAX_FRAME_COST;
 /// The most lines one entry of an attack table may send.
 pub const MAX_ATTACK: u32 = 100;
 /// The most previews a side may see (the command line's `--previews` bound).
@@ -233,20 +214,12 @@ impl VersusConfig {
         let frames = [
             ("start_delay", self.start_delay),
             ("spawn_delay", self.spawn_delay),
-            ("perfect_clear_delay", self.perfect_clear_delay),
-            ("shift_frames", self.shift_frames),
-            ("rotate_frames", self.rotate_frames),
-            ("rotate_180_frames", self.rotate_180_frames),
-            ("soft_drop_frames", self.soft_drop_frames),
-            ("hard_drop_frames", self.hard_drop_frames),
             ("garbage_delay", self.garbage_delay),
         ];
         for (name, v) in frames {
             in_range(name, v, 0, m)?;
         }
-        for (i, &v) in self.line_clear_delay.iter().enumerate() {
-            in_range(&format!("line_clear_delay[{i}]"), v, 0, m)?;
-        }
+        self.frame_costs.check("frame_costs.")?;
         self.attack.check()?;
         finite_in("messiness", self.messiness, 0.0, 1.0)?;
         in_range("previews", self.previews, 0, MAX_PREVIEWS)?;
@@ -290,31 +263,15 @@ impl VersusConfig {
         (attack as f64 * multiplier).round() as u32
     }
 
-    /// What each input costs in frames.
-    pub fn input_costs(&self) -> InputCosts {
-        InputCosts {
-            shift: self.shift_frames,
-            rotate: self.rotate_frames,
-            rotate_180: self.rotate_180_frames,
-            soft_drop_row: self.soft_drop_frames,
-            hard_drop: self.hard_drop_frames,
-        }
-    }
-
-    /// Frames the cheapest input sequence to `p` takes on `board` (with its spin). `None` when
+    /// Frames the cheapest input sequence to `p` on `board` takes (with its spin). `None` when
     /// the placement is unreachable.
     pub fn input_frames(&self, board: &Board, p: &Placement) -> Option<u32> {
-        p.cheapest_inputs(board, self.rules, &self.input_costs())
-            .map(|(frames, _)| frames)
+        self.frame_costs.input_frames(board, p, self.rules)
     }
 
     /// The line-clear delay after a lock with this outcome.
     pub fn clear_delay(&self, o: &Outcome) -> u32 {
-        if o.perfect_clear {
-            self.perfect_clear_delay
-        } else {
-            self.line_clear_delay[o.lines.min(4) as usize]
-        }
+        self.frame_costs.clear_frames(o)
     }
 
     /// Converts milliseconds of thinking into whole frames (rounded up: an answer that comes
@@ -1021,7 +978,7 @@ mod tests {
         let roof: Board = "######....\n..........".parse().unwrap();
         let tuck = at(Piece::I, Rotation::North, 1, 0);
         let (frames, path) = tuck
-            .cheapest_inputs(&roof, Rules::Srs, &cfg.input_costs())
+            .cheapest_inputs(&roof, Rules::Srs, |i| cfg.frame_costs.input(i))
             .unwrap();
         // No hard drop (it would lock the I on the roof): every input is a 2-frame shift, turn
         // or soft-dropped row, and it takes many rows (kicks can save a few) to get under.

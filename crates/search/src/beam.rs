@@ -1,5 +1,6 @@
 //! The beam search.
 
+use crate::config::MoveChoice;
 use crate::eval::{Evaluator, PositionEval, StepContext};
 use board::{Board, Piece, Placement, Rules, generate_into};
 use game::{BagState, Carried, PieceSet, locked};
@@ -168,7 +169,7 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     /// How the first move is picked from the final level.
     pub(crate) choice: MoveChoice,
     /// What moves cost in frames.
-    pub(crate) frame_costs: &'a crate::engine::FrameCosts,
+    pub(crate) frame_costs: &'a game::FrameCosts,
     /// Garbage known to be coming.
     pub(crate) incoming: u32,
     pub(crate) deadline: Option<Instant>,
@@ -353,26 +354,6 @@ pub(crate) fn run_pass<E: Evaluator>(
     };
     let chosen = match pass.choice {
         MoveChoice::BestLeaf => 0,
-        MoveChoice::Survivors => {
-            // The first move with the most candidates descending from it; ties to the one
-            // whose best candidate ranks first (candidates are sorted best first).
-            let mut counts: Vec<(Placement, bool, u32, usize)> = Vec::new();
-            for (rank, c) in candidates.iter().enumerate() {
-                let r = root_of((c.0, c.1));
-                match counts
-                    .iter_mut()
-                    .find(|k| k.0 == r.placement && k.1 == r.held)
-                {
-                    Some(k) => k.2 += 1,
-                    None => counts.push((r.placement, r.held, 1, rank)),
-                }
-            }
-            counts
-                .iter()
-                .max_by(|a, b| a.2.cmp(&b.2).then(b.3.cmp(&a.3)))
-                .expect("there is a candidate")
-                .3
-        }
         MoveChoice::TopMean(k) => {
             // Per first move, the mean of its best `k` candidates' scores; a move with fewer
             // than `k` fills the rest with the worst candidate's score (fewer good
@@ -436,23 +417,6 @@ pub(crate) fn run_pass<E: Evaluator>(
         board_after_first: at.board,
         alternatives,
     })
-}
-
-/// How a pass picks the first move from its final level.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum MoveChoice {
-    /// The first move of the best line (the best node of the final level).
-    #[default]
-    BestLeaf,
-    /// The first move with the most descendants in the final level.
-    Survivors,
-    /// The first move whose best `k` candidates have the highest mean score (the best line
-    /// of that move is played): a move is worth what several of its lines promise, not what
-    /// its single best leaf does, which is the one most likely to be overrated.
-    TopMean(u8),
 }
 
 /// The expected value of `node` one piece past the queue: the mean over the pieces that can
@@ -805,7 +769,9 @@ fn score_locked<E: Evaluator>(
         pending,
         hold,
         pieces_placed: pass.pieces_placed + d as u64,
-        input_frames: pass.frame_costs.input_frames(&parent.board, p, pass.rules),
+        input_frames: pass
+            .frame_costs
+            .estimated_input_frames(&parent.board, p, pass.rules),
         clear_frames: pass.frame_costs.clear_frames(outcome),
         incoming: if d == 0 { pass.incoming } else { 0 },
     };

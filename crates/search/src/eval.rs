@@ -163,9 +163,6 @@ pub struct Weights {
     /// Per frame of line-clear delay only, on top of `frames` (clears cost 36 to 46 frames
     /// whatever their size, so this prefers fewer, bigger clears).
     pub clear_frames: i32,
-    /// Per row the stack would stand above row 10 once the known incoming garbage lands
-    /// (a survival check that only a player who sees its garbage can make).
-    pub incoming_height: i32,
 }
 
 /// The largest magnitude of a weight, except those of [`Weights::SQUARED`]: with every weight
@@ -212,7 +209,7 @@ impl Weights {
                 _ => Vec::new(),
             };
             for (field, x) in values {
-                crate::engine::in_range(&field, x, -i64::from(bound), i64::from(bound))?;
+                crate::config::in_range(&field, x, -i64::from(bound), i64::from(bound))?;
             }
         }
         Ok(())
@@ -267,7 +264,6 @@ impl Default for Weights {
             // SPRT [0, 20], H1 after 132 games, +114.5 +- 62.2 Elo; the tuner moved them on.
             frames: -2,
             clear_frames: -2,
-            incoming_height: 0,
         }
     }
 }
@@ -441,12 +437,6 @@ impl Evaluator for DefaultEvaluator {
         }
         reward += w.frames * (step.input_frames + step.clear_frames) as i32
             + w.clear_frames * step.clear_frames as i32;
-        if step.incoming > 0 {
-            // What the known garbage leaves after this move's attack cancels some of it.
-            // More than a board's height of garbage tops out like a board's height does.
-            let incoming = step.incoming.saturating_sub(o.attack).min(40) as i32;
-            reward += w.incoming_height * (eval.max_height as i32 + incoming - 10).max(0);
-        }
 
         let mut leaf = 0;
         if o.carried.b2b {

@@ -24,17 +24,20 @@
 #![deny(missing_docs)]
 
 mod beam;
+mod config;
 mod engine;
 mod eval;
 pub mod selfplay;
 
-pub use beam::{DepthCounters, MoveChoice, position_key};
-pub use engine::{
-    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, Engine, FrameCosts, MAX_BEAM_WIDTH,
-    MAX_FRAME_COST, MAX_PREVIEWS, Plan, SearchStats,
+pub use beam::{DepthCounters, position_key};
+pub use config::{
+    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, MAX_BEAM_WIDTH, MAX_PREVIEWS, MoveChoice,
+    SPECULATED_SHARE,
 };
+pub use engine::{Budget, Engine, Plan, SearchStats};
 pub use eval::{
     DefaultEvaluator, Evaluator, MAX_SQUARED_WEIGHT, MAX_WEIGHT, PositionEval, StepContext,
     StepScore, Weights,
 };
+pub use game::{FrameCosts, MAX_FRAME_COST};
 pub use tt_depth::Transition;

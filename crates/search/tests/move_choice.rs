@@ -40,15 +40,12 @@ fn the_mean_of_one_best_line_is_the_best_leaf() {
 fn other_choices_play_a_line_of_their_move_scoring_at_most_the_best() {
     let mut engine = Engine::with_config(config(MoveChoice::BestLeaf));
     let mut game = Game::new(5, 3);
-    let mut differed = [0; 2];
+    let mut differed = 0;
     for _ in 0..60 {
         let best = Engine::with_config(config(MoveChoice::BestLeaf))
             .suggest(game.state())
             .unwrap();
-        for (i, choice) in [MoveChoice::TopMean(4), MoveChoice::Survivors]
-            .into_iter()
-            .enumerate()
-        {
+        for choice in [MoveChoice::TopMean(4), MoveChoice::TopMean(16)] {
             let other = Engine::with_config(config(choice))
                 .suggest(game.state())
                 .unwrap();
@@ -56,7 +53,7 @@ fn other_choices_play_a_line_of_their_move_scoring_at_most_the_best() {
             assert_eq!(other.placement, other.line[0]);
             assert_eq!(other.uses_hold, other.line_holds[0]);
             if other.placement != best.placement {
-                differed[i] += 1;
+                differed += 1;
             }
         }
         if selfplay::step(&mut engine, &mut game).is_none() {
@@ -64,10 +61,9 @@ fn other_choices_play_a_line_of_their_move_scoring_at_most_the_best() {
         }
     }
     assert!(
-        differed[0] > 0,
-        "the mean of four lines picks another move somewhere"
+        differed > 0,
+        "the mean of several lines picks another move somewhere"
     );
-    assert!(differed[1] > 0, "survivors pick another move somewhere");
 }
 
 #[test]

@@ -12,7 +12,6 @@ fn config(deep: usize, use_cache: bool) -> Config {
         previews: 3,
         speculate: true,
         speculate_top: 4,
-        speculate_share: 0,
         speculate_deep: deep,
         use_cache,
         ..Config::default()

@@ -4,7 +4,7 @@
 mod common;
 
 use game::Game;
-use search::{Config, Engine};
+use search::{Budget, Config, Engine};
 use std::time::{Duration, Instant};
 
 fn config() -> Config {
@@ -21,7 +21,10 @@ fn a_past_deadline_still_gets_the_first_pass() {
     let game = Game::new(8, 4);
     let mut engine = Engine::with_config(config());
     let plan = engine
-        .suggest_until(game.state(), Instant::now() - Duration::from_secs(1))
+        .search(
+            game.state(),
+            Budget::Until(Instant::now() - Duration::from_secs(1)),
+        )
         .expect("a move");
     assert_eq!((plan.stats.passes, plan.stats.width), (1, 8));
     assert_eq!(plan.placement, plan.line[0]);
@@ -32,7 +35,10 @@ fn widening_passes_reuse_what_earlier_passes_cached() {
     let game = Game::new(8, 4);
     let mut engine = Engine::with_config(config());
     let plan = engine
-        .suggest_until(game.state(), Instant::now() + Duration::from_secs(60))
+        .search(
+            game.state(),
+            Budget::Until(Instant::now() + Duration::from_secs(60)),
+        )
         .expect("a move");
     // Widths 8, 16 and 32 (the maximum) all finish.
     assert_eq!((plan.stats.passes, plan.stats.width), (3, 32));
@@ -58,7 +64,10 @@ fn widening_passes_reuse_what_earlier_passes_cached() {
     let shaft = common::shaft_of_os(4);
     let mut engine = Engine::with_config(config());
     let fits = engine
-        .suggest_until(&shaft, Instant::now() + Duration::from_secs(60))
+        .search(
+            &shaft,
+            Budget::Until(Instant::now() + Duration::from_secs(60)),
+        )
         .expect("the shaft has room");
     assert_eq!(fits.stats.passes, 3);
     // A depth stops probing once it has missed half its table's slots in a search. In a
@@ -77,21 +86,35 @@ fn widening_passes_reuse_what_earlier_passes_cached() {
     assert_eq!(plan.placement, single.placement);
 }
 
+/// The passes of the TBP bot without widening: a width-8 pass, then the configured width,
+/// which stops at a deadline; the first always finishes.
 #[test]
-fn fixed_width_within_a_deadline_matches_the_plain_search_when_it_finishes() {
+fn firm_passes_finish_and_later_ones_stop_at_the_deadline() {
     let game = Game::new(12, 4);
     let mut a = Engine::with_config(config());
     let mut b = Engine::with_config(config());
     let plain = a.suggest(game.state()).unwrap();
+    let passes = |deadline| Budget::Passes {
+        widths: &[8, 48],
+        firm: 1,
+        limit: None,
+        deadline: Some(deadline),
+    };
     let within = b
-        .suggest_fixed_within(game.state(), Instant::now() + Duration::from_secs(60))
+        .search(
+            game.state(),
+            passes(Instant::now() + Duration::from_secs(60)),
+        )
         .unwrap();
     assert_eq!(plain.placement, within.placement);
     assert_eq!(within.stats.width, 48);
     // Out of time: the width-8 pass answers.
     let mut c = Engine::with_config(config());
     let late = c
-        .suggest_fixed_within(game.state(), Instant::now() - Duration::from_secs(1))
+        .search(
+            game.state(),
+            passes(Instant::now() - Duration::from_secs(1)),
+        )
         .unwrap();
     assert_eq!((late.stats.passes, late.stats.width), (1, 8));
 }
@@ -126,7 +149,7 @@ fn a_node_budget_widens_until_spent_and_replays_exactly() {
     // Unlimited: every width up to the maximum finishes, and the last pass is the fixed
     // search at that width.
     let all = Engine::with_config(config())
-        .suggest_nodes(game.state(), u64::MAX)
+        .search(game.state(), Budget::Nodes(u64::MAX))
         .unwrap();
     assert_eq!((all.stats.passes, all.stats.width), (3, 32));
     let fixed = Engine::with_config(Config {
@@ -138,7 +161,7 @@ fn a_node_budget_widens_until_spent_and_replays_exactly() {
     assert_eq!(all.placement, fixed.placement);
     // No budget at all: the width-8 pass still finishes, and nothing after it starts.
     let none = Engine::with_config(config())
-        .suggest_nodes(game.state(), 0)
+        .search(game.state(), Budget::Nodes(0))
         .unwrap();
     assert_eq!((none.stats.passes, none.stats.width), (1, 8));
     let eight = Engine::with_config(Config {
@@ -155,11 +178,11 @@ fn a_node_budget_widens_until_spent_and_replays_exactly() {
         max_width: 16,
         ..config()
     })
-    .suggest_nodes(game.state(), u64::MAX)
+    .search(game.state(), Budget::Nodes(u64::MAX))
     .unwrap();
     let limit = two_passes.stats.nodes + 1;
     let cut = Engine::with_config(config())
-        .suggest_nodes(game.state(), limit)
+        .search(game.state(), Budget::Nodes(limit))
         .unwrap();
     assert_eq!((cut.stats.passes, cut.stats.width), (2, 16));
     assert_eq!(cut.placement, two_passes.placement);
@@ -170,7 +193,7 @@ fn a_node_budget_widens_until_spent_and_replays_exactly() {
     );
     // Work, not time: the same budget gives the same search.
     let again = Engine::with_config(config())
-        .suggest_nodes(game.state(), limit)
+        .search(game.state(), Budget::Nodes(limit))
         .unwrap();
     assert_eq!(
         (again.placement, again.stats.nodes),
