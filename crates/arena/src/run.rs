@@ -2,6 +2,7 @@
 
 use crate::settings::EngineSettings;
 use crate::sprt::{PairStats, Sprt, Verdict};
+use game::GameState;
 use game::versus::{Ending, Event, LockReport, SideStats, Versus, VersusConfig, Winner};
 use rayon::prelude::*;
 use search::{Budget, Plan};
@@ -203,6 +204,122 @@ fn mix(a: u64, b: u64) -> u64 {
 /// the lock did.
 pub type Observer<'a> = &'a mut dyn FnMut(&Versus, usize, &LockReport);
 
+/// One side of a game: its settings, its engine, and how its thinking is charged.
+struct Player<'a> {
+    settings: &'a EngineSettings,
+    engine: search::Engine,
+    /// The widths it widens through, when it does.
+    widths: Vec<usize>,
+    /// Its think charge: a faster machine scores more candidates a millisecond.
+    think: ThinkCharge,
+}
+
+impl<'a> Player<'a> {
+    /// The engine plays by the arena's rules, and weighs time by the arena's frame costs.
+    fn new(settings: &'a EngineSettings, opts: &MatchOptions) -> Player<'a> {
+        let config = search::Config {
+            rules: opts.versus.rules,
+            frame_costs: opts.versus.frame_costs,
+            ..settings.config.clone()
+        };
+        Player {
+            settings,
+            engine: search::Engine::new(
+                config,
+                search::DefaultEvaluator::new(settings.weights.clone()),
+            ),
+            widths: settings.config.bot_widths(true),
+            think: match (opts.think, settings.speed) {
+                (ThinkCharge::Nodes { nodes_per_ms }, Some(speed)) => ThinkCharge::Nodes {
+                    nodes_per_ms: nodes_per_ms * speed,
+                },
+                (t, _) => t,
+            },
+        }
+    }
+
+    /// Its move in `view`, `free` frames after its last lock (when a pondering engine began
+    /// thinking), and the frames its thinking is charged.
+    fn decide(
+        &mut self,
+        view: &GameState,
+        free: u64,
+        versus: &VersusConfig,
+    ) -> (Option<Plan>, u64) {
+        let t0 = Instant::now();
+        let s = self.settings;
+        // What a widening engine may spend: the free frames, and its budget past them.
+        let budget = free as f64 * versus.frame_ms + s.think_ms.unwrap_or(0.0);
+        let deadline = |ms: f64| t0 + std::time::Duration::from_secs_f64(ms / 1e3);
+        let plan = match (s.think_ms, self.think) {
+            _ if s.widen => {
+                let widths = self.widths.as_slice();
+                // The passes up to the beam width always finish.
+                let beam = s.config.beam_width.max(1);
+                let firm = widths.iter().take_while(|&&w| w <= beam).count();
+                let (limit, deadline) = match self.think {
+                    ThinkCharge::Nodes { nodes_per_ms } => {
+                        (Some((budget * nodes_per_ms).round() as u64), None)
+                    }
+                    ThinkCharge::WallClock => (None, Some(deadline(budget))),
+                    // `check` refuses the pair: the fixed-width search.
+                    ThinkCharge::PerMove { .. } => (None, None),
+                };
+                if matches!(self.think, ThinkCharge::PerMove { .. }) {
+                    self.engine.suggest(view)
+                } else {
+                    let passes = Budget::Passes {
+                        widths,
+                        firm,
+                        limit,
+                        deadline,
+                    };
+                    self.engine.search(view, passes)
+                }
+            }
+            (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => self
+                .engine
+                .search(view, Budget::Nodes((ms * nodes_per_ms).round() as u64)),
+            (Some(ms), ThinkCharge::WallClock) => {
+                self.engine.search(view, Budget::Until(deadline(ms)))
+            }
+            // A fixed charge per move says nothing of what searching costs (`check` refuses
+            // the pair): the fixed-width search.
+            (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => self.engine.suggest(view),
+        };
+        let mut ms = self.think.ms(plan.as_ref(), t0.elapsed());
+        if s.widen
+            && let Some(p) = &plan
+            && ms > budget
+        {
+            // The engine answers when its budget is spent, with the last pass that finished;
+            // the pass it then abandons does not delay the answer (the TBP bot stops it when
+            // asked). Only the passes up to the beam width may run past the budget.
+            let answered = self
+                .think
+                .ms_of(p.stats.answer_nodes, p.stats.answer_elapsed);
+            ms = answered.max(budget);
+        }
+        let mut frames = versus.frames_of_ms(ms);
+        if s.ponder {
+            frames = frames.saturating_sub(free);
+        }
+        (plan, frames)
+    }
+}
+
+/// Adds a lock to a game's moves digest.
+fn digest_lock(digest: &mut impl Hasher, side: usize, r: &LockReport) {
+    let p = r.placement;
+    digest.write_u8(side as u8);
+    digest.write_u8(p.piece as u8);
+    digest.write_u8(p.rotation as u8);
+    digest.write_i8(p.x);
+    digest.write_i8(p.y);
+    digest.write_u8(p.spin as u8);
+    digest.write_u8(r.hold as u8);
+}
+
 /// Plays game `index` of a match. Games `2k` and `2k + 1` use the same two piece sequences
 /// and garbage streams, one per side; in the second the engines swap sides, so each engine
 /// plays each sequence once.
@@ -219,31 +336,13 @@ pub fn play_game(
         [mix(seed, 3), mix(seed, 4)],
         [mix(seed, 1), mix(seed, 2)],
     );
-    // settings[side]
-    let settings = if a_side == 0 {
+    // players[side]
+    let mut players = if a_side == 0 {
         [&opts.a, &opts.b]
     } else {
         [&opts.b, &opts.a]
-    };
-    // The engines play by the arena's rules, and weigh time by the arena's frame costs.
-    let mut engines = settings.map(|s| {
-        let cfg = &opts.versus;
-        let config = search::Config {
-            rules: cfg.rules,
-            frame_costs: cfg.frame_costs,
-            ..s.config.clone()
-        };
-        search::Engine::new(config, search::DefaultEvaluator::new(s.weights.clone()))
-    });
-    // The widths each side widens through, when it does.
-    let widths = settings.map(|s| s.config.bot_widths(true));
-    // Each side's think charge: a faster machine scores more candidates a millisecond.
-    let think = settings.map(|s| match (opts.think, s.speed) {
-        (ThinkCharge::Nodes { nodes_per_ms }, Some(speed)) => ThinkCharge::Nodes {
-            nodes_per_ms: nodes_per_ms * speed,
-        },
-        (t, _) => t,
-    });
+    }
+    .map(|s| Player::new(s, opts));
     let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
     let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];
     loop {
@@ -251,77 +350,12 @@ pub fn play_game(
             Event::Decide(i) => {
                 // A plain TBP bot sees no incoming garbage.
                 let view = v.view(i, false);
-                let t0 = Instant::now();
-                // Thinking began when the last piece locked (or at the start): for a
-                // pondering engine the frames since are free.
+                // Thinking began when the last piece locked (or at the start).
                 let free = v
                     .side(i)
                     .clock()
                     .saturating_sub(v.side(i).stats().last_lock);
-                let plan = match (settings[i].think_ms, think[i]) {
-                    _ if settings[i].widen => {
-                        let ms = free as f64 * opts.versus.frame_ms
-                            + settings[i].think_ms.unwrap_or(0.0);
-                        let widths = widths[i].as_slice();
-                        // The passes up to the beam width always finish.
-                        let beam = settings[i].config.beam_width.max(1);
-                        let firm = widths.iter().take_while(|&&w| w <= beam).count();
-                        match think[i] {
-                            ThinkCharge::Nodes { nodes_per_ms } => engines[i].search(
-                                &view,
-                                Budget::Passes {
-                                    widths,
-                                    firm,
-                                    limit: Some((ms * nodes_per_ms).round() as u64),
-                                    deadline: None,
-                                },
-                            ),
-                            ThinkCharge::WallClock => engines[i].search(
-                                &view,
-                                Budget::Passes {
-                                    widths,
-                                    firm,
-                                    limit: None,
-                                    deadline: Some(
-                                        t0 + std::time::Duration::from_secs_f64(ms / 1e3),
-                                    ),
-                                },
-                            ),
-                            // `check` refuses the pair.
-                            ThinkCharge::PerMove { .. } => engines[i].suggest(&view),
-                        }
-                    }
-                    (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => {
-                        engines[i].search(&view, Budget::Nodes((ms * nodes_per_ms).round() as u64))
-                    }
-                    (Some(ms), ThinkCharge::WallClock) => engines[i].search(
-                        &view,
-                        Budget::Until(t0 + std::time::Duration::from_secs_f64(ms / 1e3)),
-                    ),
-                    // A fixed charge per move says nothing of what searching costs
-                    // (`check` refuses the pair): the fixed-width search.
-                    (Some(_), ThinkCharge::PerMove { .. }) | (None, _) => engines[i].suggest(&view),
-                };
-                let wall = t0.elapsed();
-                let mut ms = think[i].ms(plan.as_ref(), wall);
-                if settings[i].widen
-                    && let Some(p) = &plan
-                {
-                    // The engine answers when its budget is spent, with the last pass that
-                    // finished; the pass it then abandons does not delay the answer (the TBP
-                    // bot stops it when asked). Only the passes up to the beam width may run
-                    // past the budget.
-                    let budget =
-                        free as f64 * opts.versus.frame_ms + settings[i].think_ms.unwrap_or(0.0);
-                    let answered = think[i].ms_of(p.stats.answer_nodes, p.stats.answer_elapsed);
-                    if ms > budget {
-                        ms = answered.max(budget);
-                    }
-                }
-                let mut frames = opts.versus.frames_of_ms(ms);
-                if settings[i].ponder {
-                    frames = frames.saturating_sub(free);
-                }
+                let (plan, frames) = players[i].decide(&view, free, &opts.versus);
                 v.decide(i, plan.map(|p| (p.placement, p.uses_hold)), frames)
                     .expect("the engine's placements are reachable");
             }
@@ -338,14 +372,7 @@ pub fn play_game(
                         received: r.received,
                     });
                 }
-                let p = r.placement;
-                digest.write_u8(i as u8);
-                digest.write_u8(p.piece as u8);
-                digest.write_u8(p.rotation as u8);
-                digest.write_i8(p.x);
-                digest.write_i8(p.y);
-                digest.write_u8(p.spin as u8);
-                digest.write_u8(r.hold as u8);
+                digest_lock(&mut digest, i, &r);
                 if let Some(obs) = observer.as_mut() {
                     obs(&v, i, &r);
                 }

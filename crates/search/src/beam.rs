@@ -215,8 +215,9 @@ pub(crate) struct PassCounters {
     pub(crate) depth: Vec<DepthCounters>,
 }
 
-/// Runs one pass of the beam search from `root`. Returns `None` when the deadline passed
-/// before the pass finished, or when no placement exists at all.
+/// Runs one pass of the beam search from `root`: the levels, then the candidates for the best
+/// line, then the move. Returns `None` when the deadline passed before the pass finished, or
+/// when no placement exists at all.
 pub(crate) fn run_pass<E: Evaluator>(
     pass: &Pass<'_, E>,
     root: &Node,
@@ -224,6 +225,24 @@ pub(crate) fn run_pass<E: Evaluator>(
     buf: &mut Buffers,
     counters: &mut PassCounters,
 ) -> Option<Line> {
+    let last_full = grow(pass, root, tables, buf, counters)?;
+    let levels = &buf.levels[..last_full];
+    let scratch = (&mut buf.placements, &mut buf.locked, &mut buf.locked_deep);
+    let candidates = candidates(pass, levels, tables, scratch, counters);
+    let chosen = choose(pass.choice, levels, &candidates);
+    Some(line_of(levels, &candidates, chosen))
+}
+
+/// Fills the beam's levels depth by depth from `root`: each depth's parents are expanded and
+/// the best `pass.width` children kept. Returns how many levels are full, `None` when the pass
+/// was interrupted or no placement exists.
+fn grow<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    root: &Node,
+    tables: &mut DepthTables<PositionEval, Board>,
+    buf: &mut Buffers,
+    counters: &mut PassCounters,
+) -> Option<usize> {
     // The engine already capped the depth at the number of known pieces.
     let depth = pass.depth;
     if buf.levels.len() < depth {
@@ -276,10 +295,17 @@ pub(crate) fn run_pass<E: Evaluator>(
         );
         last_full = d + 1;
     }
-    if last_full == 0 {
-        return None;
-    }
-    let levels = &buf.levels[..last_full];
+    (last_full > 0).then_some(last_full)
+}
+
+/// The candidates for the best line, as (level, index, score), best first.
+fn candidates<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    levels: &[Vec<Node>],
+    tables: &mut DepthTables<PositionEval, Board>,
+    (placements, locked, locked_deep): (&mut Vec<Placement>, &mut Vec<Locked>, &mut Vec<Locked>),
+    counters: &mut PassCounters,
+) -> Vec<(usize, usize, i32)> {
     // The candidates for the best line, as (level, index): the final level, sorted best
     // first; with speculation, every node that has placed all known pieces, wherever its line
     // ends (a line that held into an empty hold runs out of pieces one depth early), each
@@ -310,7 +336,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                 &node,
                 possible,
                 tables,
-                (&mut buf.placements, &mut buf.locked),
+                (&mut *placements, &mut *locked),
                 counters,
             );
         }
@@ -327,7 +353,7 @@ pub(crate) fn run_pass<E: Evaluator>(
                     &node,
                     bag,
                     tables,
-                    (&mut buf.placements, &mut buf.locked, &mut buf.locked_deep),
+                    (&mut *placements, &mut *locked, &mut *locked_deep),
                     counters,
                 );
             }
@@ -336,7 +362,7 @@ pub(crate) fn run_pass<E: Evaluator>(
         candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
     }
     if candidates.is_empty() {
-        let last = last_full - 1;
+        let last = levels.len() - 1;
         candidates.extend(
             levels[last]
                 .iter()
@@ -344,15 +370,22 @@ pub(crate) fn run_pass<E: Evaluator>(
                 .map(|(i, n)| (last, i, n.total)),
         );
     }
-    // The first move of a candidate.
-    let root_of = |(d, i): (usize, usize)| {
-        let mut n = levels[d][i];
-        for k in (1..=d).rev() {
-            n = levels[k - 1][n.parent as usize];
-        }
-        n
-    };
-    let chosen = match pass.choice {
+    candidates
+}
+
+/// The first move of the candidate at (level `d`, index `i`).
+fn root_of(levels: &[Vec<Node>], (d, i): (usize, usize)) -> Node {
+    let mut n = levels[d][i];
+    for k in (1..=d).rev() {
+        n = levels[k - 1][n.parent as usize];
+    }
+    n
+}
+
+/// Which candidate's line is played, by `choice`.
+fn choose(choice: MoveChoice, levels: &[Vec<Node>], candidates: &[(usize, usize, i32)]) -> usize {
+    let root_of = |c| root_of(levels, c);
+    match choice {
         MoveChoice::BestLeaf => 0,
         MoveChoice::TopMean(k) => {
             // Per first move, the mean of its best `k` candidates' scores; a move with fewer
@@ -384,7 +417,11 @@ pub(crate) fn run_pass<E: Evaluator>(
                 .expect("there is a candidate")
                 .1
         }
-    };
+    }
+}
+
+/// The line of candidate `chosen`, and the other first moves.
+fn line_of(levels: &[Vec<Node>], candidates: &[(usize, usize, i32)], chosen: usize) -> Line {
     let (best_d, best_i, score) = candidates[chosen];
     let mut placements = Vec::with_capacity(best_d + 1);
     let mut holds = Vec::with_capacity(best_d + 1);
@@ -400,23 +437,23 @@ pub(crate) fn run_pass<E: Evaluator>(
     holds.reverse();
     // Other first moves, in the order of their best candidate.
     let mut alternatives: Vec<Placement> = Vec::with_capacity(ALTERNATIVES);
-    for c in &candidates {
+    for c in candidates {
         if alternatives.len() == ALTERNATIVES {
             break;
         }
-        let n = root_of((c.0, c.1));
+        let n = root_of(levels, (c.0, c.1));
         if n.placement != placements[0] && !alternatives.contains(&n.placement) {
             alternatives.push(n.placement);
         }
     }
-    Some(Line {
+    Line {
         placements,
         holds,
         uses_hold: at.held,
         score,
         board_after_first: at.board,
         alternatives,
-    })
+    }
 }
 
 /// The expected value of `node` one piece past the queue: the mean over the pieces that can

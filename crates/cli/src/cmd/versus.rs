@@ -1,75 +1,16 @@
 //! `tetris-tt versus`: a match between two engine settings in the arena.
 
 use crate::colorboard::{ColorBoard, draw_cell};
+use crate::settings::{self, ArenaArgs};
 use arena::sprt::Sprt;
-use arena::{EngineSettings, MatchOptions, MatchSummary, SideSummary, ThinkCharge};
-use game::versus::{LockReport, Versus, VersusConfig};
+use arena::{MatchOptions, MatchSummary, SideSummary};
+use clap::Args;
+use game::versus::{LockReport, Versus};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-/// Reads engine settings from a JSON file (`None`: the defaults).
-pub(crate) fn read_settings(path: Option<&str>) -> Result<EngineSettings, String> {
-    read_settings_over(path, &search::Config::default())
-}
-
-/// As [`read_settings`], with the search settings the file leaves out taken from `base`.
-pub(crate) fn read_settings_over(
-    path: Option<&str>,
-    base: &search::Config,
-) -> Result<EngineSettings, String> {
-    let Some(path) = path else {
-        return Ok(EngineSettings {
-            config: base.clone(),
-            ..EngineSettings::default()
-        });
-    };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read settings file {path}: {e}"))?;
-    EngineSettings::from_json_over(&text, base).map_err(|e| format!("settings file {path}: {e}"))
-}
-
-/// The rules: a preset, then a JSON file of `VersusConfig` fields on top of the defaults.
-pub(crate) fn read_rules(preset: &str, file: Option<&str>) -> Result<VersusConfig, String> {
-    if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read rules file {path}: {e}"))?;
-        let rules: VersusConfig =
-            serde_json::from_str(&text).map_err(|e| format!("rules file {path}: {e}"))?;
-        rules
-            .check()
-            .map_err(|e| format!("rules file {path}: {e}"))?;
-        return Ok(rules);
-    }
-    VersusConfig::preset(preset).ok_or_else(|| {
-        format!(
-            "unknown preset {preset:?}: use one of {}",
-            VersusConfig::PRESETS.join(", ")
-        )
-    })
-}
-
-/// `nodes:N` (N nodes per charged millisecond), `ms:X` (X ms per move) or `wall`.
-pub(crate) fn parse_think(s: &str) -> Result<ThinkCharge, String> {
-    let bad = || format!("--think {s:?}: use nodes:N, ms:X or wall");
-    match s.split_once(':') {
-        None if s == "wall" => Ok(ThinkCharge::WallClock),
-        Some(("nodes", n)) => n
-            .parse::<f64>()
-            .ok()
-            .filter(|n| *n > 0.0 && n.is_finite())
-            .map(|nodes_per_ms| ThinkCharge::Nodes { nodes_per_ms })
-            .ok_or_else(bad),
-        Some(("ms", n)) => n
-            .parse::<f64>()
-            .ok()
-            .filter(|n| *n >= 0.0 && n.is_finite())
-            .map(|ms| ThinkCharge::PerMove { ms })
-            .ok_or_else(bad),
-        _ => Err(bad()),
-    }
-}
 
 /// `ELO0,ELO1`.
 pub(crate) fn parse_sprt(s: &str, alpha: f64, beta: f64) -> Result<Sprt, String> {
@@ -117,14 +58,14 @@ fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
             w.push(
                 &m.board,
                 garbage,
-                crate::fumen_cmd::place(&m.placement),
-                crate::fumen_cmd::comment(&m.outcome, m.attack),
+                crate::fumen_out::place(&m.placement),
+                crate::fumen_out::comment(&m.outcome, m.attack),
             );
             garbage = m.received;
         }
         let path = std::path::Path::new(dir).join(format!("game-{}-{name}.txt", g.index));
         let text: String = w
-            .strings(crate::fumen_cmd::MAX_FUMEN_LEN)
+            .strings(crate::fumen_out::MAX_FUMEN_LEN)
             .into_iter()
             .map(|s| s + "\n")
             .collect();
@@ -134,7 +75,7 @@ fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
 }
 
 /// Runs the match and returns its summary.
-pub(crate) fn run(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, String> {
+pub(crate) fn run_match(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, String> {
     let mut written: Result<(), String> = Ok(());
     let mut write = |g: &arena::GameRecord| {
         if let (Some(dir), Ok(())) = (&show.fumen_out, &written) {
@@ -381,4 +322,89 @@ pub(crate) fn print_summary(m: &MatchSummary) {
         m.wall_seconds, m.games_per_minute, m.speed_vs_real_time, m.digest
     );
     print!("{out}");
+}
+
+#[derive(Args)]
+pub(crate) struct VersusArgs {
+    /// Engine A's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    a: Option<String>,
+    /// Engine B's settings (JSON); without it, the defaults.
+    #[arg(long, value_name = "FILE")]
+    b: Option<String>,
+    /// Games to play, in pairs with sides swapped (an SPRT may stop earlier).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Match seed: every game's pieces and garbage come from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    arena: ArenaArgs,
+    /// Stop on a sequential probability ratio test between two Elo hypotheses.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The SPRT's false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Draw both boards live, one game at a time.
+    #[arg(long)]
+    render: bool,
+    /// Pieces per second while rendering (0: as fast as it runs).
+    #[arg(long, default_value_t = 10.0)]
+    pps: f64,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write every game to DIR as fumen: game-N-a.txt and game-N-b.txt, one file per side.
+    #[arg(long, value_name = "DIR")]
+    fumen_out: Option<String>,
+    /// Keep every finished game in FILE (JSON lines); when FILE already holds games of this
+    /// match (the same engines, rules, seed and think charge), count them and play on after
+    /// them, so a stopped match loses nothing.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
+}
+
+/// Runs the command.
+pub(crate) fn run(a: VersusArgs) -> Result<(), String> {
+    settings::check_pps(a.pps)?;
+    let opts = arena::MatchOptions {
+        games: a.games,
+        seed: a.seed,
+        record: a.fumen_out.is_some(),
+        sprt: a
+            .sprt
+            .as_deref()
+            .map(|s| parse_sprt(s, a.alpha, a.beta))
+            .transpose()?,
+        ..a.arena.options(
+            settings::read_settings(a.a.as_deref())?,
+            settings::read_settings(a.b.as_deref())?,
+        )?
+    };
+    if a.render && a.checkpoint.is_some() {
+        return Err("--checkpoint cannot be used with --render (a rendered match is for watching; run the long match without it)".into());
+    }
+    let render = a.render && std::io::stdout().is_terminal();
+    if a.render && !render {
+        eprintln!("tetris-tt: --render needs a terminal; showing progress instead");
+    }
+    if let Some(dir) = &a.fumen_out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create --fumen-out directory {dir}: {e}"))?;
+    }
+    let summary = run_match(
+        &opts,
+        &Show {
+            render,
+            pps: a.pps,
+            progress: !render,
+            fumen_out: a.fumen_out.clone(),
+            checkpoint: a.checkpoint.clone(),
+        },
+    )?;
+    settings::report(a.json, &summary, print_summary)
 }

@@ -1,13 +1,17 @@
-//! `tetris-tt play` and `tetris-tt bench`: seeded self-play.
+//! `tetris-tt play`: seeded self-play, one game or a list of seeds, live or as a summary; and
+//! the game loop that `bench` times.
 
 use crate::colorboard::{ColorBoard, draw_cell, mini};
+use crate::settings::{self, EngineArgs};
 use crate::summary::{Recorder, Summary};
+use clap::{Args, ValueEnum};
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use search::selfplay::{self, Step};
 use search::{Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::io::Write;
 use std::time::Instant;
 
@@ -64,8 +68,8 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
             w.push(
                 &before,
                 0,
-                crate::fumen_cmd::place(&step.plan.placement),
-                crate::fumen_cmd::comment(o, o.attack),
+                crate::fumen_out::place(&step.plan.placement),
+                crate::fumen_out::comment(o, o.attack),
             );
         }
         rec.add(&step, game.state().board.roof());
@@ -104,7 +108,7 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     }
     if let (Some(path), Some(w)) = (&opts.fumen_out, &fumen) {
         let text: String = w
-            .strings(crate::fumen_cmd::MAX_FUMEN_LEN)
+            .strings(crate::fumen_out::MAX_FUMEN_LEN)
             .into_iter()
             .map(|s| s + "\n")
             .collect();
@@ -411,6 +415,184 @@ pub(crate) fn print_summary(s: &Summary) {
         "memory {} bytes, moves digest {}",
         s.memory_bytes, s.moves_digest
     );
+}
+
+#[derive(Args)]
+pub(crate) struct PlayArgs {
+    /// Seed of the 7-bag randomizer.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play one game per seed instead, with the same settings, and summarise them (mean,
+    /// lowest and highest attack per piece, top-outs): a list such as 1-5 or 11,13,20-25.
+    #[arg(long, value_name = "LIST", value_parser = parse_seed_list, conflicts_with_all = ["seed", "moves", "fumen_out"])]
+    seeds: Option<SeedList>,
+    /// With --seeds, also play every seed with these settings (a file as for --engine; the
+    /// options below apply to both sides) and compare attack per piece seed by seed: each
+    /// side's mean, and the mean difference with its 95% interval.
+    #[arg(long, value_name = "FILE", requires = "seeds")]
+    against: Option<String>,
+    /// With --seeds, games played at once (each game's moves are the same at any number;
+    /// only its times change).
+    #[arg(long, default_value_t = 1, requires = "seeds", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Pieces to play.
+    #[arg(long, default_value_t = 1000)]
+    pieces: u64,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Do not draw the board; show a progress bar on standard error instead.
+    #[arg(long)]
+    no_render: bool,
+    /// Print the final summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write each placement to FILE: PIECE ORIENTATION X Y SPIN.
+    #[arg(long, value_name = "FILE")]
+    moves: Option<String>,
+    /// Start from this board: a text board file, - for standard input, or a fumen string.
+    #[arg(long, value_name = "FILE|FUMEN")]
+    board: Option<String>,
+    /// With a fumen board, the page to start from (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// Write the game to FILE as fumen, one string per line (a page per piece; long games
+    /// are split into strings of at most 8,000 characters).
+    #[arg(long, value_name = "FILE")]
+    fumen_out: Option<String>,
+    /// Pieces per second while drawing the board (0: as fast as it plays).
+    #[arg(long, default_value_t = 10.0)]
+    pps: f64,
+    /// The game's clock, which sets what the engine's time terms weigh (as the arena's preset
+    /// does in `versus`): `none`, a solo game where time costs nothing (the settings start
+    /// from `search::Config::without_clock`, which also looks a second piece past the queue
+    /// from beam 2048), or `ppt`, the ppt arena's frame costs and the settings that the TBP
+    /// bot and `suggest` use.
+    #[arg(long, value_enum, default_value_t = TimingArg::None)]
+    timing: TimingArg,
+}
+
+/// The clock of a self-play game.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimingArg {
+    /// No clock: no move costs time.
+    None,
+    /// The ppt arena's frame costs (`search::FrameCosts::default()`).
+    Ppt,
+}
+
+impl PlayArgs {
+    /// A self-play side's settings from `file`: a game without a clock starts from the
+    /// settings that pay when time is free (`Config::without_clock`: no time terms, a second
+    /// look past the queue from width 2048), then the file and the options go on top.
+    pub(crate) fn settings(&self, file: Option<&str>) -> Result<(Config, Weights), String> {
+        let defaults = self.timing.defaults();
+        let (mut config, weights) = self.engine.settings_from(file, &defaults)?;
+        // The game sets the clock, whatever the settings file says (as in the arena).
+        config.frame_costs = defaults.frame_costs;
+        // Self-play searches at its fixed width and never widens, so no table is kept for a
+        // pass wider than the beam.
+        config.max_width = config.beam_width;
+        Ok((config, weights))
+    }
+}
+
+impl TimingArg {
+    /// The settings a game with this clock starts from, before the settings file.
+    pub(crate) fn defaults(self) -> Config {
+        match self {
+            TimingArg::None => Config::without_clock(),
+            TimingArg::Ppt => Config::default(),
+        }
+    }
+}
+
+/// The seeds of `play --seeds`, in the order given.
+#[derive(Clone, Debug)]
+pub(crate) struct SeedList(Vec<u64>);
+
+/// Parses `1-5`, `11,13,20-25`: seeds and inclusive ranges, each seed once.
+pub(crate) fn parse_seed_list(s: &str) -> Result<SeedList, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{t:?} is not a seed (a whole number from 0)"))
+    };
+    let mut seeds = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for item in s.split(',') {
+        let (lo, hi) = match item.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(item)?;
+                (n, n)
+            }
+        };
+        if lo > hi {
+            return Err(format!("{item:?}: a range goes from low to high"));
+        }
+        if seeds.len() as u64 + (hi - lo) >= 100_000 {
+            return Err("at most 100,000 seeds".into());
+        }
+        for seed in lo..=hi {
+            if !seen.insert(seed) {
+                return Err(format!("seed {seed} is listed twice"));
+            }
+            seeds.push(seed);
+        }
+    }
+    Ok(SeedList(seeds))
+}
+
+/// Runs the command.
+pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
+    let moves: Option<Box<dyn Write>> = match &a.moves {
+        Some(path) => Some(Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create moves file {path}: {e}"))?,
+        ))),
+        None => None,
+    };
+    let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
+    let (config, weights) = a.settings(a.engine.engine.as_deref())?;
+    settings::check_pps(a.pps)?;
+    let board = match &a.board {
+        None if a.page.is_some() => return Err("--page needs a fumen --board".into()),
+        None => None,
+        Some(b) => Some(settings::read_board(Some(b), a.page)?),
+    };
+    if let Some(SeedList(seeds)) = &a.seeds {
+        let series = |config: &Config, weights: &Weights| {
+            play_seeds(
+                seeds,
+                a.threads as usize,
+                a.pieces,
+                config,
+                weights,
+                board,
+                !a.json,
+            )
+        };
+        let Some(against) = &a.against else {
+            return settings::report(a.json, &series(&config, &weights)?, print_series);
+        };
+        // Read before any game is played: a bad file fails at once.
+        let (b_config, b_weights) = a.settings(Some(against))?;
+        let paired = pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
+        return settings::report(a.json, &paired, print_paired);
+    }
+    let summary = play(PlayOptions {
+        seed: a.seed,
+        pieces: a.pieces,
+        config,
+        weights,
+        render,
+        progress: !render,
+        moves,
+        board,
+        fumen_out: a.fumen_out.clone(),
+        pps: a.pps,
+    })?;
+    settings::report(a.json, &summary, print_summary)
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@
 mod known;
 mod worker;
 
+use crate::settings::EngineArgs;
 use board::{Placement, Rules};
+use clap::Args;
 use known::{Known, Played, Randomizer, parse_move, parse_piece, parse_rules, parse_start};
 use search::{Config, Plan, Weights};
 use serde_json::{Value, json};
@@ -312,6 +314,39 @@ fn move_json(p: &Placement) -> Value {
         },
         "spin": p.spin.name(),
     })
+}
+
+#[derive(Args)]
+pub(crate) struct TbpArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Answer no earlier than N ms after a suggest request, with the best pass found by then.
+    /// Without it the bot answers as soon as the configured width has finished (at once when
+    /// it already has), and within 400 ms in any case.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    think_ms: Option<u64>,
+    /// Stop thinking at the configured width instead of widening the beam while waiting:
+    /// every answer is then exactly that width's search, whatever the timing.
+    #[arg(long)]
+    fixed: bool,
+}
+
+/// Runs the command.
+pub(crate) fn command(a: TbpArgs) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let (config, weights) = a.engine.settings()?;
+    run(
+        stdin.lock(),
+        stdout.lock(),
+        Options {
+            widen: !a.fixed,
+            config,
+            weights,
+            think: a.think_ms.map(Duration::from_millis),
+        },
+    )
+    .map_err(|e| format!("tbp: {e}"))
 }
 
 #[cfg(test)]

@@ -1,48 +1,29 @@
 //! `tetris-tt movegen`: every placement of a piece on a board.
 
+use crate::settings::{self, RulesArg, parse_piece_arg};
 use board::{Board, Piece, Placement, Rules, generate};
+use clap::Args;
 use serde_json::json;
 use std::fmt::Write as _;
 
-/// Reads a board from a text board file, standard input (`-`), or a fumen string (`v115@...`,
-/// or a fumen URL), page `page` (default: the last). `None` is the empty board.
-pub(crate) fn read_board(arg: Option<&str>, page: Option<usize>) -> Result<Board, String> {
-    let Some(arg) = arg else {
-        if page.is_some() {
-            return Err("--page needs a fumen --board".into());
-        }
-        return Ok(Board::new());
-    };
-    if fumen::looks_like_fumen(arg) {
-        return Ok(fumen_page(arg, page)?.field.board());
-    }
-    if page.is_some() {
-        return Err("--page needs a fumen --board".into());
-    }
-    let text = match arg {
-        "-" => std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read the board from standard input: {e}"))?,
-        p => std::fs::read_to_string(p).map_err(|e| format!("cannot read board file {p}: {e}"))?,
-    };
-    if fumen::looks_like_fumen(&text) {
-        return Ok(fumen_page(&text, page)?.field.board());
-    }
-    let where_ = if arg == "-" { "standard input" } else { arg };
-    text.parse().map_err(|e| format!("{where_}: {e}"))
-}
-
-/// Page `page` (default: the last) of a fumen string.
-pub(crate) fn fumen_page(s: &str, page: Option<usize>) -> Result<fumen::Page, String> {
-    let mut pages = fumen::decode(s).map_err(|e| e.to_string())?;
-    let n = pages.len();
-    let i = page.unwrap_or(n - 1);
-    if i >= n {
-        return Err(format!(
-            "--page {i}: the fumen has {n} pages (0 to {})",
-            n - 1
-        ));
-    }
-    Ok(pages.swap_remove(i))
+#[derive(Args)]
+pub(crate) struct MovegenArgs {
+    /// The piece: I, O, T, L, J, S or Z.
+    #[arg(long, value_parser = parse_piece_arg)]
+    piece: Piece,
+    /// The board: a text board file (rows top first, '#' filled, '.' empty), - for standard
+    /// input, or a fumen string. Without it the board is empty.
+    #[arg(long, value_name = "FILE|FUMEN")]
+    board: Option<String>,
+    /// With a fumen board, the page to read (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// Rotation system.
+    #[arg(long, value_enum, default_value = "srs")]
+    rules: RulesArg,
+    /// One JSON object per placement (with its cheapest inputs in ppt frames).
+    #[arg(long)]
+    json: bool,
 }
 
 /// The placements as text (each drawn on the board) or as JSON lines.
@@ -124,4 +105,11 @@ fn draw(out: &mut String, board: &Board, p: &Placement, rules: Rules) {
         out.push('\n');
     }
     out.push('\n');
+}
+
+/// Runs the command.
+pub(crate) fn run(a: MovegenArgs) -> Result<(), String> {
+    let board = settings::read_board(a.board.as_deref(), a.page)?;
+    print!("{}", render(&board, a.piece, a.rules.into(), a.json));
+    Ok(())
 }

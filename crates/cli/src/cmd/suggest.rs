@@ -1,66 +1,44 @@
-//! `tetris-tt fumen` (show what a fumen holds) and `tetris-tt suggest` (ask the engine about a
-//! position), and the fumen pages of a played game.
+//! `tetris-tt suggest`: the engine's move in a position, its alternatives and its line.
 
+use crate::fumen_out::{MAX_FUMEN_LEN, comment, place};
+use crate::settings::{self, EngineArgs, parse_piece_arg};
 use board::{Board, Piece, Placement};
-use fumen::{GameWriter, PiecePlace};
+use clap::Args;
+use fumen::GameWriter;
 use game::{Carried, GameState};
-
 use search::{Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-/// The longest fumen string written: 8,000 characters keeps a string inside the request-line
-/// limit of common web servers (8,190 bytes by default), so fumen.zui.jp and other viewers
-/// open it from a URL, and inside what chat services take in one message with room to spare.
-pub(crate) const MAX_FUMEN_LEN: usize = 8000;
-
-/// Every page of a fumen in the format of the fumen test cases: board rows top first
-/// ('(empty)' for none), then the page's piece in the TBP frame, then its comment.
-pub(crate) fn show(s: &str) -> Result<String, String> {
-    let pages = fumen::decode(s).map_err(|e| e.to_string())?;
-    let mut out = String::new();
-    for (i, page) in pages.iter().enumerate() {
-        let _ = writeln!(out, "PAGE {i}");
-        let board = page.field.board();
-        if board.roof() == 0 {
-            out.push_str("(empty)\n");
-        }
-        for y in (0..board.roof() as i32).rev() {
-            for x in 0..board::WIDTH as i32 {
-                out.push(if board.occupied(x, y) { '#' } else { '.' });
-            }
-            out.push('\n');
-        }
-        if let Some(p) = page.piece {
-            let _ = writeln!(out, "PIECE {} {} {} {}", p.piece, p.rotation, p.x, p.y);
-        }
-        if !page.comment.is_empty() && (i == 0 || pages[i - 1].comment != page.comment) {
-            let _ = writeln!(out, "COMMENT {}", page.comment);
-        }
-    }
-    Ok(out)
-}
-
-/// A placement as a fumen piece.
-pub(crate) fn place(p: &Placement) -> PiecePlace {
-    PiecePlace {
-        piece: p.piece,
-        rotation: p.rotation,
-        x: p.x,
-        y: p.y,
-    }
-}
-
-/// A page comment for a move: what it sent and the chains after it.
-pub(crate) fn comment(o: &game::Outcome, attack: u32) -> String {
-    let mut c = format!("attack {attack}, combo {}", o.carried.combo);
-    if o.carried.b2b {
-        c.push_str(", b2b");
-    }
-    if o.perfect_clear {
-        c.push_str(", perfect clear");
-    }
-    c
+#[derive(Args)]
+pub(crate) struct SuggestArgs {
+    /// The board: a text board file, - for standard input, or a fumen string. Without it the
+    /// board is empty.
+    #[arg(long, value_name = "FILE|FUMEN")]
+    board: Option<String>,
+    /// With a fumen board, the page to read (default: the last).
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
+    /// The current piece and the previews, for example TIOLJS.
+    #[arg(long)]
+    queue: String,
+    /// The held piece.
+    #[arg(long, value_parser = parse_piece_arg)]
+    hold: Option<Piece>,
+    /// A back-to-back chain is active.
+    #[arg(long)]
+    b2b: bool,
+    /// Clears in a row so far.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    combo: u32,
+    /// Think this long (the beam widens); without it, one search at the fixed width.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    think_ms: Option<u64>,
+    /// Also print the planned line as a fumen string, to paste into a viewer.
+    #[arg(long)]
+    fumen: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// What `suggest` is asked.
@@ -151,13 +129,22 @@ pub(crate) fn suggest(q: Question) -> Result<String, String> {
     Ok(out)
 }
 
-/// Parses a queue of piece letters (`TIOLJ`).
-pub(crate) fn parse_queue(s: &str) -> Result<Vec<Piece>, String> {
-    s.chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| {
-            Piece::from_char(c.to_ascii_uppercase())
-                .ok_or_else(|| format!("--queue {s:?}: {c:?} is not a piece (I O T L J S Z)"))
-        })
-        .collect()
+/// Runs the command.
+pub(crate) fn run(a: SuggestArgs) -> Result<(), String> {
+    let (config, weights) = a.engine.settings()?;
+    let answer = suggest(Question {
+        board: settings::read_board(a.board.as_deref(), a.page)?,
+        queue: settings::parse_queue(&a.queue)?,
+        hold: a.hold,
+        carried: game::Carried {
+            b2b: a.b2b,
+            combo: a.combo,
+        },
+        think: a.think_ms.map(Duration::from_millis),
+        config,
+        weights,
+        fumen: a.fumen,
+    })?;
+    print!("{answer}");
+    Ok(())
 }

@@ -345,7 +345,7 @@ fn every_suggest_is_answered_in_time_when_thinking_for_a_set_time() {
 /// Replayed with the default settings and small random pauses between lines.
 #[test]
 fn the_stall_file_never_hangs() {
-    let text = include_str!("../../tests/data/tbp-stall.jsonl");
+    let text = include_str!("../../../tests/data/tbp-stall.jsonl");
     let runs: u64 = std::env::var("TETRIS_TT_STALL_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())

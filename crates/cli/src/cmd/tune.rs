@@ -1,7 +1,10 @@
-//! `tetris-tt tune` (SPSA in the arena) and `tetris-tt batch` (the unit of work it is made of).
+//! `tetris-tt tune`: SPSA on the evaluator weights in the arena, resumable from its directory.
 
+use crate::settings::{self, ArenaArgs};
 use arena::{EngineSettings, MatchOptions};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tune::{Checkpoint, Spsa, StepLog};
@@ -152,18 +155,66 @@ pub(crate) fn tune(
     Ok(cp)
 }
 
-/// Plays games `first..first + games` of the match `opts` and prints one JSON line per game.
-pub(crate) fn batch(opts: &MatchOptions, first: u64, games: u64) -> Result<(), String> {
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    for g in arena::play_games(opts, first..first + games) {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&g).map_err(|e| e.to_string())?
-        )
-        .map_err(|e| format!("cannot write: {e}"))?;
+#[derive(Args)]
+pub(crate) struct TuneArgs {
+    /// Engine settings both sides use (the config tuned at, and the starting weights).
+    #[arg(long, value_name = "FILE")]
+    engine: Option<String>,
+    /// Steps to run now (a run resumes from its checkpoint).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    steps: u64,
+    /// Directory of the run: checkpoint.json, log.jsonl and weights.svg.
+    #[arg(long, value_name = "DIR", default_value = "tune-run")]
+    dir: String,
+    /// Pairs of games per step (new runs only).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pairs: u64,
+    /// Weights to tune, comma-separated, each with an optional perturbation
+    /// (`holes,t_slot[2]:40`); default every weight, perturbed by a tenth of its size (at
+    /// least 5) (new runs only).
+    #[arg(long)]
+    params: Option<String>,
+    /// Learning rate: a batch won outright moves each weight by its perturbation (new runs
+    /// only).
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Seed of the perturbations and games (new runs only).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+/// Runs the command.
+pub(crate) fn run(a: TuneArgs) -> Result<(), String> {
+    if !(a.rate > 0.0 && a.rate.is_finite()) {
+        return Err(format!("--rate {}: use a positive number", a.rate));
     }
+    let settings = settings::read_settings(a.engine.as_deref())?;
+    let template = a.arena.options(settings.clone(), settings.clone())?;
+    let dir = std::path::Path::new(&a.dir);
+    let files = TuneFiles {
+        checkpoint: dir.join("checkpoint.json"),
+        log: dir.join("log.jsonl"),
+        svg: dir.join("weights.svg"),
+    };
+    let cp = tune(
+        &files,
+        &settings,
+        &template,
+        &Fresh {
+            params: a.params,
+            pairs: a.pairs,
+            seed: a.seed,
+            rate: a.rate,
+        },
+        a.steps,
+        std::io::stderr().is_terminal(),
+    )?;
+    println!(
+        "{}",
+        serde_json::to_string(&cp.weights()?).map_err(|e| e.to_string())?
+    );
     Ok(())
 }
 
