@@ -31,9 +31,9 @@ pub enum ThinkCharge {
 
 impl Default for ThinkCharge {
     /// 2,000 nodes per ms: what the default engine scored per second when the arena was
-    /// built (about 2 M/s). Kept so that every SPRT in docs/performance.md replays; the engine
-    /// now scores about 6 M nodes per second (`tetris-tt bench`), so this charges thinking
-    /// about three times what it costs on this machine. `--think nodes:N` sets another rate.
+    /// built. Kept fixed so that every recorded match replays move for move; it need not be
+    /// the engine's speed on this machine (`tetris-tt bench` prints that), and
+    /// `--think nodes:N` sets another rate.
     fn default() -> Self {
         ThinkCharge::Nodes {
             nodes_per_ms: 2000.0,

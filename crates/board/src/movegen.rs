@@ -223,8 +223,7 @@ pub fn full_tspin_rows(board: &Board, rules: Rules) -> [[u64; WIDTH]; 4] {
 /// The flood and its callers are compiled twice (`multiversion`): once for the project's
 /// baseline (x86-64-v2) and once with AVX2, BMI1, BMI2 and LZCNT, chosen at run time when the
 /// CPU has them. The three-operand shifts and rotations, `andn`, `blsr` and `lzcnt` cut the
-/// bit loops' instructions; on terrible `generate_into` takes about 4% less time with them
-/// (docs/performance.md). Both copies are the same source, so they give the same placements.
+/// bit loops' instructions (docs/decisions.md). Both copies are the same source, so they give the same placements.
 #[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt"))]
 fn run_plain<const P: usize, const PLUS: bool>(
     board: &Board,

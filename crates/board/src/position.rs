@@ -209,6 +209,7 @@ impl PiecePos {
 /// input kind, dropped) with a bucket queue (costs are small integers, zero allowed); `None`
 /// when it is unreachable. Ties go to the input listed first (hard drop, then shifts, turns and
 /// soft drop), so the answer is deterministic.
+// One idea: one Dijkstra search, its state encoding, queue and path read-back together.
 pub(crate) fn cheapest_inputs(
     board: &Board,
     target_cells: [(i8, i8); 4],

@@ -1022,6 +1022,7 @@ fn versus_resumes_from_its_checkpoint() {
 /// every command that reads such a file, is one line naming the file and the field, and exit
 /// code 2, before any game starts (a beam of 10^12 once grew to 700 MB in 8 s).
 #[test]
+// One idea: two tables of bad files and the commands that read them.
 fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
     let dir = std::env::temp_dir().join(format!("tetris-tt-bounds-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -422,6 +422,7 @@ impl Reader {
 }
 
 /// Decodes a fumen string (`v115@...`, or a fumen URL ending in one).
+// One idea: one pass over the format, page by page, as its fields come.
 pub fn decode(s: &str) -> Result<Vec<Page>, FumenError> {
     let s = s.trim();
     let Some(at) = s.find("115@") else {

@@ -1,6 +1,6 @@
 //! The engine: configuration, per-depth tables, prediction, and the move-to-move lifecycle.
 
-use crate::beam::{Buffers, DepthCounters, Node, Pass, PassCounters, run_pass};
+use crate::beam::{Buffers, DepthCounters, Line, Node, Pass, PassCounters, run_pass};
 use crate::config::Config;
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
 use board::{Board, Piece, Placement, Rules};
@@ -123,6 +123,21 @@ pub struct Plan {
     pub score: i32,
     /// This search's statistics.
     pub stats: SearchStats,
+}
+
+impl Plan {
+    /// The plan of a pass's best line.
+    fn of(line: Line, stats: SearchStats) -> Plan {
+        Plan {
+            placement: line.placements[0],
+            uses_hold: line.uses_hold,
+            line: line.placements,
+            line_holds: line.holds,
+            alternatives: line.alternatives,
+            score: line.score,
+            stats,
+        }
+    }
 }
 
 /// The engine. Owns the configuration, the evaluator, one table per depth and the prediction.
@@ -278,6 +293,24 @@ impl<E: Evaluator> Engine<E> {
         }
     }
 
+    /// Lists the pieces a search of `state` places, and returns its depth and what is known
+    /// past the queue when the search speculates.
+    fn pieces_of(&mut self, state: &GameState) -> (usize, Option<game::BagState>) {
+        let depth = 1 + self.config.previews;
+        self.pieces.clear();
+        self.pieces.push(state.current);
+        // One piece beyond the depth, so holding into an empty hold works at the last depth.
+        self.pieces.extend(state.queue.iter().take(depth).copied());
+        // Speculate past the queue only when the search has every known piece (the bag
+        // state is what comes after the whole queue) and something is known of what comes
+        // next.
+        let speculate = match state.bag {
+            Some(bag) if self.config.speculate && state.queue.len() <= depth => Some(bag),
+            _ => None,
+        };
+        (depth.min(self.pieces.len()), speculate)
+    }
+
     /// Runs the passes of `schedule` on `state`, calling `on_pass` with each finished pass's
     /// plan.
     fn run(
@@ -291,19 +324,7 @@ impl<E: Evaluator> Engine<E> {
         if transition != Transition::Kept {
             self.root_transition = transition;
         }
-        let depth = 1 + self.config.previews;
-        self.pieces.clear();
-        self.pieces.push(state.current);
-        // One piece beyond the depth, so holding into an empty hold works at the last depth.
-        self.pieces.extend(state.queue.iter().take(depth).copied());
-        let search_depth = depth.min(self.pieces.len());
-        // Speculate past the queue only when the search has every known piece (the bag
-        // state is what comes after the whole queue) and something is known of what comes
-        // next.
-        let speculate = match state.bag {
-            Some(bag) if self.config.speculate && state.queue.len() <= depth => Some(bag),
-            _ => None,
-        };
+        let (search_depth, speculate) = self.pieces_of(state);
         let root = Self::root(state);
         let mut counters = PassCounters {
             nodes: 0,
@@ -349,29 +370,22 @@ impl<E: Evaluator> Engine<E> {
             };
             self.tables.predict(line.board_after_first);
             let now = start.elapsed();
-            let plan = Plan {
-                placement: line.placements[0],
-                uses_hold: line.uses_hold,
-                line: line.placements,
-                line_holds: line.holds,
-                alternatives: line.alternatives,
-                score: line.score,
-                stats: SearchStats {
-                    nodes: counters.nodes,
-                    evaluations: counters.evaluations,
-                    depth: counters.depth.clone(),
-                    transition,
-                    root_transition: self.root_transition,
-                    rotations: self.tables.rotations(),
-                    clears: self.tables.clears(),
-                    passes: best.as_ref().map_or(1, |p| p.stats.passes + 1),
-                    width: w,
-                    search_depth,
-                    elapsed: now,
-                    answer_nodes: counters.nodes,
-                    answer_elapsed: now,
-                },
+            let stats = SearchStats {
+                nodes: counters.nodes,
+                evaluations: counters.evaluations,
+                depth: counters.depth.clone(),
+                transition,
+                root_transition: self.root_transition,
+                rotations: self.tables.rotations(),
+                clears: self.tables.clears(),
+                passes: best.as_ref().map_or(1, |p| p.stats.passes + 1),
+                width: w,
+                search_depth,
+                elapsed: now,
+                answer_nodes: counters.nodes,
+                answer_elapsed: now,
             };
+            let plan = Plan::of(line, stats);
             on_pass(&plan);
             best = Some(plan);
             let out_of_time = schedule.deadline.is_some_and(|d| Instant::now() >= d);

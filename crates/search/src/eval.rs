@@ -218,16 +218,8 @@ impl Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        // Tuned by SPSA in the arena twice (docs/tuning/README.md has the commands, the logs
-        // and the plots). The first run was accepted by an SPRT against the hand-set weights
-        // (H1 after 256 games, +74 Elo): tetris-tt versus --a docs/arena/ponder.json
-        // --b docs/arena/hand_weights_frames1_ponder.json --sprt 0,20 --preset ppt-surge.
-        // The second (stop 21) tuned every weight but `danger_15`, `well_column` and `attack`
-        // over the T-spin cutout, from the first run's weights with the cutout's hand-set
-        // bonus (docs/arena/ponder_cutout.json); accepted by an SPRT [0, 20] against those,
-        // both pondering, H1 after 1,468 games, A 781-687, +22.3 +- 17.8 Elo: tetris-tt
-        // versus --a docs/arena/tuned2_ponder.json --b docs/arena/ponder_cutout.json
-        // --games 2000 --sprt 0,20 --preset ppt-surge.
+        // Tuned by SPSA in the arena and accepted by an SPRT (docs/tuning/README.md has the
+        // commands; docs/decisions.md the results). Change them only the same way.
         Weights {
             holes: -147,
             holes_sq: -6,
@@ -253,15 +245,9 @@ impl Default for Weights {
             attack: 0,
             wasted_t: -155,
             cavities: -9,
-            // The T-spin cutout (stop 20) first won with a hand-set bonus (doubles 250, triples
-            // 400): SPRT [0, 20] against the same weights without it, both pondering, H1 after
-            // 778 games, +33.1 +- 24.5 Elo (docs/arena/ponder_cutout.json against
-            // docs/arena/ponder.json); the second tuning run moved the bonus on.
             tspin_ready: [0, 100, 253, 397],
             t_cutout: true,
             ready_rows: 8,
-            // The time terms were first measured alone: frames -1 against 0 (both pondering),
-            // SPRT [0, 20], H1 after 132 games, +114.5 +- 62.2 Elo; the tuner moved them on.
             frames: -2,
             clear_frames: -2,
         }
@@ -500,12 +486,10 @@ impl FullBut {
     }
 }
 
-/// The fewest lines of the T-spins [`best_tspin`] looks for: doubles and triples. With singles
-/// too, self-play played no better (seeds 11 to 30 x 500 pieces, attack per piece 0.858 with
-/// singles, 0.860 without) and the search did 27% more work (callgrind, 60 pieces of seed 11:
-/// 6,176 M against 4,863 M instructions): a single slot is a shape a T rests in with three
-/// corners almost anywhere, and most are not reachable with a full spin, which only move
-/// generation can tell.
+/// The fewest lines of the T-spins [`best_tspin`] looks for: doubles and triples. A single
+/// slot is a shape a T rests in with three corners almost anywhere, and most are not
+/// reachable with a full spin, which only move generation can tell: proving them costs much
+/// and plays no better (docs/decisions.md).
 const MIN_TSPIN_LINES: u32 = 2;
 // `tspin_candidate` skips T positions clearing no row they fill with a single cell: with
 // singles, that would drop T-spin singles in a row of three.

@@ -1,4 +1,4 @@
-//! Regression tests for defects found in review (issue 10). Each test names the defect it pins.
+//! Regression tests for defects found in review. Each test names the defect it pins.
 
 use board::{Board, Piece};
 use game::GameState;

@@ -143,10 +143,9 @@ const _: () = assert!(size_of::<MarkedBucket<u64>>() == 40);
 
 /// Where the per-bucket markers live. The three layouts behave identically; they differ in
 /// speed and bytes. The default is [`Folded`]: 32-byte buckets, one cache line per probe, and
-/// no separate marker array. Measured in self-play with the search's prefetch
-/// (docs/performance.md): 60 pieces took 0.252 s with `Folded`, 0.269 s with `InBucket`
-/// (40-byte buckets, some straddling two lines); bitvec's bit access made `Packed` slower
-/// than `InBucket` at the default size.
+/// no separate marker array. `InBucket`'s 40-byte buckets sometimes straddle two cache lines,
+/// and `Packed`'s markers sit in a second array, a second line per probe (the measurements:
+/// docs/decisions.md).
 pub trait Layout<V: Copy + Zeroable>: private::Sealed {
     #[doc(hidden)]
     type Store;
@@ -610,7 +609,7 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 processor has; a prefetch
         // never faults and never changes memory, and the address is inside our own bucket
-        // array anyway. Measured in docs/performance.md: it hides the probe's miss to memory.
+        // array anyway. It pays because it hides the probe's miss to memory (docs/decisions.md).
         unsafe {
             core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(_addr.cast());
         }

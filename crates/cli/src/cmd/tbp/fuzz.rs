@@ -134,6 +134,7 @@ pub(super) fn junk(rng: &mut ChaCha8Rng, real: &Value) -> Vec<u8> {
 }
 
 #[test]
+// One idea: one scripted front end, written as the game it plays.
 fn ten_thousand_junk_lines_mixed_with_real_games_are_survived() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     // The front end's own player, to make real games.

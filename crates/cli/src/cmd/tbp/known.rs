@@ -217,6 +217,7 @@ pub(crate) fn parse_rules(msg: &Value) -> Result<RulesMsg, String> {
 }
 
 /// Reads a `start` message. Returns the game and any warnings (values it had to correct).
+// One idea: the fields of one `start` message, read and checked in the protocol's order.
 pub(crate) fn parse_start(msg: &Value) -> Result<(Known, Vec<String>), String> {
     let mut warnings = Vec::new();
     let hold = match msg.get("hold") {

@@ -149,6 +149,7 @@ impl FrontEnd {
 }
 
 /// One storm of about `lines` lines; returns the slowest answer.
+// One idea: one scripted front end; each arm of the match is one kind of message.
 fn storm(seed: u64, lines: usize, options: Options) -> Duration {
     let (to_bot, bot_in) = channel();
     let (bot_out, from_bot) = channel();
