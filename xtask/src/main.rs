@@ -5,8 +5,9 @@
 //!   directory (`target/matrix/bits-N`, so a rerun rebuilds nothing), runs `tetris-tt bench`
 //!   with each, prints one table, writes CSV, JSON and an SVG plot under
 //!   `target/bench-matrix/`, and fails if the games differ: eviction must never change a move.
-//! - `test-matrix [--bits 1,4,15,22]`: runs the tests of tt-core, tt-depth and search at each
-//!   value.
+//! - `test-matrix [--bits 1,2,22]`: runs the tests of tt-core, tt-depth and search at each
+//!   value, in the workspace's own target directory: the dependencies built for the plain test
+//!   run are reused, and only those three crates are rebuilt for each value.
 
 use clap::{Parser, Subcommand};
 use serde::Serialize;
@@ -84,6 +85,14 @@ fn cargo_at(bits: u32) -> Command {
     c
 }
 
+/// Cargo at the workspace root with `TETRIS_TT_BITS=bits`, in the usual target directory.
+fn sized(bits: u32) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root())
+        .env("TETRIS_TT_BITS", bits.to_string());
+    c
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -124,7 +133,7 @@ fn test_matrix(bits: &[u32]) -> Result<(), String> {
     for (i, &b) in bits.iter().enumerate() {
         eprintln!("[{}/{}] tests at TETRIS_TT_BITS={b}", i + 1, bits.len());
         run(
-            cargo_at(b).args([
+            sized(b).args([
                 "test",
                 "-p",
                 "tt-core",
