@@ -5,7 +5,7 @@
 //!   directory (`target/matrix/bits-N`, so a rerun rebuilds nothing), runs `tetris-tt bench`
 //!   with each, prints one table, writes CSV, JSON and an SVG plot under
 //!   `target/bench-matrix/`, and fails if the games differ: eviction must never change a move.
-//! - `test-matrix [--bits 1,2,22]`: runs the tests of tt-core, tt-depth and search at each
+//! - `test-matrix [--bits 1,2,15,22]`: runs the tests of tt-core, tt-depth and search at each
 //!   value, in the workspace's own target directory: the dependencies built for the plain test
 //!   run are reused, and only those three crates are rebuilt for each value.
 
@@ -45,7 +45,7 @@ enum Cmd {
     /// Run the tests of tt-core, tt-depth and search at several TETRIS_TT_BITS values.
     TestMatrix {
         /// Comma-separated TETRIS_TT_BITS values.
-        #[arg(long, value_delimiter = ',', default_value = "1,4,15,22")]
+        #[arg(long, value_delimiter = ',', default_value = "1,2,15,22")]
         bits: Vec<u32>,
     },
 }
