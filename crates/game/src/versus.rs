@@ -147,7 +147,9 @@ pub const MAX_ATTACK: u32 = 100;
 /// The most previews a side may see (the command line's `--previews` bound).
 pub const MAX_PREVIEWS: usize = 30;
 
-fn in_range<T: PartialOrd + std::fmt::Display>(
+/// `Err("FIELD must be in LO..=HI, not V")` when `v` is outside `lo..=hi`: the one wording
+/// of a setting out of its bounds, in this crate and the search's.
+pub fn in_range<T: PartialOrd + std::fmt::Display>(
     field: &str,
     v: T,
     lo: T,

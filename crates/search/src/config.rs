@@ -3,6 +3,7 @@
 
 use board::Rules;
 use game::FrameCosts;
+use game::versus::in_range;
 
 /// The default beam width.
 pub const DEFAULT_BEAM_WIDTH: usize = 128;
@@ -196,19 +197,5 @@ impl Config {
         in_range("speculate_deep", self.speculate_deep, 0, 100)?;
         in_range("speculate_deep_from", self.speculate_deep_from, 0, w)?;
         self.frame_costs.check("frame_costs.")
-    }
-}
-
-/// `Err("FIELD must be in LO..=HI, not V")` when `v` is out of range.
-pub(crate) fn in_range<T: PartialOrd + std::fmt::Display>(
-    field: &str,
-    v: T,
-    lo: T,
-    hi: T,
-) -> Result<(), String> {
-    if v < lo || v > hi {
-        Err(format!("{field} must be in {lo}..={hi}, not {v}"))
-    } else {
-        Ok(())
     }
 }

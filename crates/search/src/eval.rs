@@ -209,7 +209,7 @@ impl Weights {
                 _ => Vec::new(),
             };
             for (field, x) in values {
-                crate::config::in_range(&field, x, -i64::from(bound), i64::from(bound))?;
+                game::versus::in_range(&field, x, -i64::from(bound), i64::from(bound))?;
             }
         }
         Ok(())

@@ -148,9 +148,9 @@ impl FrontEnd {
     }
 }
 
-/// One storm of about `lines` lines; returns the slowest answer.
-// One idea: one scripted front end; each arm of the match is one kind of message.
-fn storm(seed: u64, lines: usize, options: Options) -> Duration {
+/// The bot on a thread of its own, over channels: what to send it, what it writes (a line at
+/// a time), and whether it ended without an I/O error.
+fn start_bot(options: Options) -> (Sender<Vec<u8>>, Receiver<String>, Receiver<bool>) {
     let (to_bot, bot_in) = channel();
     let (bot_out, from_bot) = channel();
     let (done_tx, done) = channel();
@@ -168,6 +168,13 @@ fn storm(seed: u64, lines: usize, options: Options) -> Duration {
         );
         let _ = done_tx.send(r.is_ok());
     });
+    (to_bot, from_bot, done)
+}
+
+/// One storm of about `lines` lines; returns the slowest answer.
+// One idea: one scripted front end; each arm of the match is one kind of message.
+fn storm(seed: u64, lines: usize, options: Options) -> Duration {
+    let (to_bot, from_bot, done) = start_bot(options);
     let mut fe = FrontEnd {
         to_bot,
         from_bot,
@@ -353,27 +360,11 @@ fn the_stall_file_never_hangs() {
         .unwrap_or(40);
     for run_no in 0..runs {
         let mut rng = ChaCha8Rng::seed_from_u64(run_no);
-        let (to_bot, bot_in) = channel::<Vec<u8>>();
-        let (bot_out, from_bot) = channel();
-        let (done_tx, done) = channel();
-        std::thread::spawn(move || {
-            let r = run(
-                std::io::BufReader::new(Pipe {
-                    lines: bot_in,
-                    rest: Vec::new(),
-                }),
-                Screen {
-                    lines: bot_out,
-                    partial: Vec::new(),
-                },
-                Options {
-                    config: Config::default(),
-                    weights: Weights::default(),
-                    think: None,
-                    widen: true,
-                },
-            );
-            let _ = done_tx.send(r.is_ok());
+        let (to_bot, from_bot, done) = start_bot(Options {
+            config: Config::default(),
+            weights: Weights::default(),
+            think: None,
+            widen: true,
         });
         let mut suggests = 0;
         for l in text.lines() {
