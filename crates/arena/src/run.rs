@@ -257,24 +257,22 @@ impl<'a> Player<'a> {
                 // The passes up to the beam width always finish.
                 let beam = s.config.beam_width.max(1);
                 let firm = widths.iter().take_while(|&&w| w <= beam).count();
-                let (limit, deadline) = match self.think {
-                    ThinkCharge::Nodes { nodes_per_ms } => {
-                        (Some((budget * nodes_per_ms).round() as u64), None)
-                    }
-                    ThinkCharge::WallClock => (None, Some(deadline(budget))),
-                    // `check` refuses the pair: the fixed-width search.
-                    ThinkCharge::PerMove { .. } => (None, None),
+                let passes = |limit, deadline| Budget::Passes {
+                    widths,
+                    firm,
+                    limit,
+                    deadline,
                 };
-                if matches!(self.think, ThinkCharge::PerMove { .. }) {
-                    self.engine.suggest(view)
-                } else {
-                    let passes = Budget::Passes {
-                        widths,
-                        firm,
-                        limit,
-                        deadline,
-                    };
-                    self.engine.search(view, passes)
+                match self.think {
+                    ThinkCharge::Nodes { nodes_per_ms } => self.engine.search(
+                        view,
+                        passes(Some((budget * nodes_per_ms).round() as u64), None),
+                    ),
+                    ThinkCharge::WallClock => self
+                        .engine
+                        .search(view, passes(None, Some(deadline(budget)))),
+                    // `check` refuses the pair: the fixed-width search.
+                    ThinkCharge::PerMove { .. } => self.engine.suggest(view),
                 }
             }
             (Some(ms), ThinkCharge::Nodes { nodes_per_ms }) => self

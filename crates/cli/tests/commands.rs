@@ -1018,6 +1018,20 @@ fn versus_resumes_from_its_checkpoint() {
     }
 }
 
+/// `args` is refused: exit code 2, one line naming the file and the field, and no game
+/// played (the TBP bot's greeting aside).
+fn refused(args: &[&str], text: &str, field: &str, path: &str, greets: bool) {
+    let out = run(args, "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?} with {text}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?} with {text}: {err}");
+    assert!(
+        err.contains(path) && err.contains(field),
+        "{args:?} with {text}: the error names neither the file nor {field}: {err}"
+    );
+    assert!(out.stdout.is_empty() || greets, "{args:?}: a game started");
+}
+
 /// A settings file is held to the bounds of the command line: every field out of range, in
 /// every command that reads such a file, is one line naming the file and the field, and exit
 /// code 2, before any game starts (a beam of 10^12 once grew to 700 MB in 8 s).
@@ -1081,18 +1095,7 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
             let mut args: Vec<&str> = cmd.to_vec();
             args.push(path);
             let started = std::time::Instant::now();
-            let out = run(&args, "");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?} with {text}: {err}");
-            assert_eq!(err.lines().count(), 1, "{args:?} with {text}: {err}");
-            assert!(
-                err.contains(path) && err.contains(field),
-                "{args:?} with {text}: the error names neither the file nor {field}: {err}"
-            );
-            assert!(
-                out.stdout.is_empty() || cmd[0] == "tbp",
-                "{args:?}: a game started"
-            );
+            refused(&args, text, field, path, cmd[0] == "tbp");
             // Refused before anything is allocated or played (generous for a loaded machine).
             assert!(
                 started.elapsed().as_secs() < 20,
@@ -1138,15 +1141,7 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
         ] {
             let mut args: Vec<&str> = cmd.to_vec();
             args.push(path);
-            let out = run(&args, "");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?} with {text}: {err}");
-            assert_eq!(err.lines().count(), 1, "{args:?} with {text}: {err}");
-            assert!(
-                err.contains(path) && err.contains(field),
-                "{args:?} with {text}: the error names neither the file nor {field}: {err}"
-            );
-            assert!(out.stdout.is_empty(), "{args:?}: a game started");
+            refused(&args, text, field, path, false);
             checked += 1;
         }
     }
