@@ -41,6 +41,7 @@ mod text;
 pub use board::{Board, HEIGHT, WIDTH};
 pub use movegen::{
     Counter, Placement, Spawn, count, full_tspin_rows, generate, generate_into, generate_with,
+    t_reach,
 };
 pub use perft::{Perft, PerftOptions, perft};
 pub use piece::{Kicks, Offset, Piece, Rotation, Rules, Spin, Turn, kicks};

@@ -218,6 +218,58 @@ pub fn full_tspin_rows(board: &Board, rules: Rules) -> [[u64; WIDTH]; 4] {
     out
 }
 
+/// The rows where a T centred in column `x` in orientation `r` (in the order of
+/// [`Rotation::ALL`]) can be moved to from its spawn (rising when blocked): bit `y` of
+/// `[r][x]` is centre row `y`, whether or not the T can lock there. All zero when the spawn is
+/// blocked. The reachable set of the flood behind [`generate_into`], without tracking how each
+/// row was entered: cheaper than [`full_tspin_rows`] when only a few positions are asked
+/// about.
+///
+/// ```
+/// use board::{Board, Rules, t_reach};
+/// let board: Board = "#.........\n##.#######".parse().unwrap();
+/// let reach = t_reach(&board, Rules::Srs);
+/// // A T pointing down (south) drops into the hole of the bottom row, centred on row 1.
+/// assert!(reach[2][2] >> 1 & 1 != 0);
+/// // It cannot be inside the filled bottom row.
+/// assert_eq!(reach[2][5] & 1, 0);
+/// ```
+pub fn t_reach(board: &Board, rules: Rules) -> [[u64; WIDTH]; 4] {
+    let mut out = [[0u64; WIDTH]; 4];
+    match rules {
+        Rules::Srs => run_reach::<false>(board, &mut out),
+        Rules::SrsPlus => run_reach::<true>(board, &mut out),
+    }
+    out
+}
+
+/// [`t_reach`] into `out` (compiled twice like [`run_plain`]).
+#[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt"))]
+fn run_reach<const PLUS: bool>(board: &Board, out: &mut [[u64; WIDTH]; 4]) {
+    const T: usize = Piece::T as usize;
+    let copy = |f: &Flood<NoTrack>, out: &mut [[u64; WIDTH]; 4], rows: u64| {
+        for (r, by_x) in out.iter_mut().enumerate() {
+            for (x, reach) in by_x.iter_mut().enumerate() {
+                *reach = flip(f.reach(node(r, x))) & rows;
+            }
+        }
+    };
+    if board.roof() <= OPEN_ROOF {
+        // The open board's flood seeds each node's whole top run, up to the ceiling, as its
+        // placements need; a T spawned unblocked over such a stack never rises above its
+        // spawn row (a turn in the open fits without a kick that lifts it).
+        SCRATCH.with_borrow_mut(|c| {
+            c.flood_open::<T, PLUS>(board);
+            copy(&c.flood, out, (1u64 << (SPAWN_Y + 1)) - 1);
+        });
+        return;
+    }
+    let mut f = Flood::<NoTrack>::new();
+    if f.flood::<T, PLUS>(board, Spawn::Rise) {
+        copy(&f, out, !0);
+    }
+}
+
 /// The placements of piece `P` (not T) under SRS, or SRS+ with `PLUS`, in `out`.
 ///
 /// The flood and its callers are compiled twice (`multiversion`): once for the project's

@@ -190,6 +190,22 @@ proptest! {
     }
 
     #[test]
+    fn t_reach_is_the_reference_reachable_set(board in boards(), rules in rules()) {
+        let reach = board::t_reach(&board, rules);
+        let mut fast = BTreeSet::new();
+        for (r, by_x) in reach.iter().enumerate() {
+            for (x, &rows) in by_x.iter().enumerate() {
+                for y in 0..HEIGHT as i32 {
+                    if rows >> y & 1 != 0 {
+                        fast.insert((r, x as i32, y));
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(fast, common::reachable(&board, Piece::T, rules), "{:?}\n{}", rules, board);
+    }
+
+    #[test]
     fn full_tspin_rows_are_the_full_spins_generate_lists(board in boards(), rules in rules()) {
         let mut listed = [[0u64; WIDTH]; 4];
         for p in generate(&board, Piece::T, rules) {

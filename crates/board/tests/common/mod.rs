@@ -181,6 +181,30 @@ pub(crate) fn reference_spawning(
     out
 }
 
+/// Every position (orientation index, centre x, centre y) a piece can be moved to from its
+/// spawn (rising when blocked), resting or not, by the same breadth-first search.
+pub(crate) fn reachable(board: &Board, piece: Piece, rules: Rules) -> BTreeSet<(usize, i32, i32)> {
+    let mut out = BTreeSet::new();
+    let Some(start) = spawn(board, piece) else {
+        return out;
+    };
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    seen.insert(start);
+    queue.push_back(start);
+    while let Some(s) = queue.pop_front() {
+        out.insert((s.rot as usize, s.x, s.y));
+        for input in INPUTS {
+            if let Some(t) = step(board, piece, rules, &s, input)
+                && seen.insert(t)
+            {
+                queue.push_back(t);
+            }
+        }
+    }
+    out
+}
+
 /// Replays `inputs` from spawn; returns where the piece locks and its spin kind.
 pub(crate) fn replay(board: &Board, piece: Piece, rules: Rules, inputs: &[Input]) -> Option<Key> {
     let mut s = spawn(board, piece)?;
