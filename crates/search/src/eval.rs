@@ -803,6 +803,7 @@ fn bumpiness(heights: &[i32; WIDTH], skip: usize) -> (i32, i32) {
 /// spreads through covered cells alone.
 fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
     // Fill each run of `empty` below a cell of `seed`.
+    #[inline(always)]
     fn down(mut seed: u64, empty: u64) -> u64 {
         loop {
             let next = seed | ((seed >> 1) & empty);
@@ -812,36 +813,40 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
             seed = next;
         }
     }
+    // Columns with covered cells, one bit each, and each column's neighbours.
+    let mut with = 0u32;
+    for (x, &h) in holes.iter().enumerate() {
+        with |= ((h != 0) as u32) << x;
+    }
+    let beside = |x: usize| ((1u32 << (x + 1)) | (1u32 << x >> 1)) & with;
+    // reach[x + 1] is column x's; the walls' stay empty.
+    let mut reach = [0u64; WIDTH + 2];
     let sky = |x: usize| !((1u64 << heights[x]) - 1);
-    let mut reach = [0u64; WIDTH];
-    let mut any = 0;
-    for x in 0..WIDTH {
-        if holes[x] != 0 {
-            let left = if x > 0 { sky(x - 1) } else { 0 };
-            let right = if x + 1 < WIDTH { sky(x + 1) } else { 0 };
-            reach[x] = down(holes[x] & (left | right), holes[x]);
-            any |= reach[x];
+    let mut dirty = 0u32;
+    let mut cols = with;
+    while cols != 0 {
+        let x = cols.trailing_zeros() as usize;
+        cols &= cols - 1;
+        let left = if x > 0 { sky(x - 1) } else { 0 };
+        let right = if x + 1 < WIDTH { sky(x + 1) } else { 0 };
+        let r = down(holes[x] & (left | right), holes[x]);
+        if r != 0 {
+            reach[x + 1] = r;
+            dirty |= beside(x);
         }
     }
-    if any == 0 {
-        return 0;
-    }
-    loop {
-        let mut changed = false;
-        for x in 0..WIDTH {
-            if holes[x] == 0 {
-                continue;
-            }
-            let left = if x > 0 { reach[x - 1] } else { 0 };
-            let right = if x + 1 < WIDTH { reach[x + 1] } else { 0 };
-            let r = down(reach[x] | ((left | right) & holes[x]), holes[x]);
-            if r != reach[x] {
-                reach[x] = r;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
+    // A worklist of the columns whose neighbours grew: the same closure as sweeping every
+    // column until nothing changes, since the reach only grows.
+    while dirty != 0 {
+        let x = dirty.trailing_zeros() as usize;
+        dirty &= dirty - 1;
+        let r = down(
+            reach[x + 1] | ((reach[x] | reach[x + 2]) & holes[x]),
+            holes[x],
+        );
+        if r != reach[x + 1] {
+            reach[x + 1] = r;
+            dirty |= beside(x);
         }
     }
     reach.iter().map(|r| r.count_ones() as i32).sum()
@@ -852,10 +857,13 @@ fn ready_rows(board: &Board, full: &FullBut) -> i32 {
     let cols = board.columns();
     let roof = board.roof();
     let below = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
-    // Rows full in all columns but x, and empty at x.
-    (0..WIDTH)
-        .map(|x| (full.at(x, x, 0) & !cols[x] & below).count_ones() as i32)
-        .sum()
+    // Rows full in all columns but x, and empty at x: no row is that for two columns, so
+    // the union counts each once.
+    let mut ready = 0u64;
+    for (x, &c) in cols.iter().enumerate() {
+        ready |= full.at(x, x, 0) & !c;
+    }
+    (ready & below).count_ones() as i32
 }
 
 /// Finds T-spin double/single slots: a one-wide hole at the top of column x with both sides
