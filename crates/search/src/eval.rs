@@ -504,8 +504,8 @@ type TPos = (usize, usize, u32);
 /// tells which are reachable with a spin.
 struct Shapes<'a> {
     board: &'a Board,
-    /// at[dy + 1][x + 1], bit y: is cell (x, y + dy) filled, the walls and the floor filled.
-    at: [[u64; WIDTH + 2]; 3],
+    /// The columns with a wall column each side (all filled): column x is `cols[x + 1]`.
+    cols: [u64; WIDTH + 2],
     /// The rows next to a row full but for column x: where a T centred in column x can clear
     /// two lines or more.
     near: [u64; WIDTH],
@@ -525,13 +525,21 @@ impl<'a> Shapes<'a> {
         if near.iter().all(|&m| m == 0) {
             return None;
         }
-        let mut at = [[!0u64; WIDTH + 2]; 3];
-        for (x, &c) in board.columns().iter().enumerate() {
-            at[0][x + 1] = (c << 1) | 1;
-            at[1][x + 1] = c;
-            at[2][x + 1] = c >> 1;
-        }
-        Some(Shapes { board, at, near })
+        let mut cols = [!0u64; WIDTH + 2];
+        cols[1..=WIDTH].copy_from_slice(board.columns());
+        Some(Shapes { board, cols, near })
+    }
+
+    /// Bit y: is cell (x, y - 1) filled (the floor is): column x is `i = x + 1`.
+    #[inline(always)]
+    fn below_of(&self, i: usize) -> u64 {
+        (self.cols[i] << 1) | 1
+    }
+
+    /// Bit y: is cell (x, y + 1) filled, for the rows of the board: column x is `i = x + 1`.
+    #[inline(always)]
+    fn above_of(&self, i: usize) -> u64 {
+        self.cols[i] >> 1
     }
 
     /// The rows where a T in orientation `r` (north, east, south, west) centred in column `x`
@@ -539,18 +547,16 @@ impl<'a> Shapes<'a> {
     /// the centre, so they never fit centred on the top row.
     #[inline(always)]
     fn free(&self, r: usize, x: usize) -> u64 {
-        let (at, c) = (&self.at, &self.at[1]);
+        let c = &self.cols;
+        let (up, down) = (self.above_of(x + 1), self.below_of(x + 1));
         // The cells each orientation covers besides the centre: north and south a row of three
         // with a point up or down, east and west a column of three with a point right or
         // left. A T that would stick out of the board fits nowhere (the walls are filled).
         let (blocked, rows) = match r {
-            0 => (c[x] | c[x + 1] | c[x + 2] | at[2][x + 1], TOP_ROW_OUT),
-            1 => (
-                at[0][x + 1] | c[x + 1] | at[2][x + 1] | c[x + 2],
-                TOP_ROW_OUT,
-            ),
-            2 => (c[x] | c[x + 1] | c[x + 2] | at[0][x + 1], ALL_ROWS),
-            _ => (at[0][x + 1] | c[x + 1] | at[2][x + 1] | c[x], TOP_ROW_OUT),
+            0 => (c[x] | c[x + 1] | c[x + 2] | up, TOP_ROW_OUT),
+            1 => (down | c[x + 1] | up | c[x + 2], TOP_ROW_OUT),
+            2 => (c[x] | c[x + 1] | c[x + 2] | down, ALL_ROWS),
+            _ => (down | c[x + 1] | up | c[x], TOP_ROW_OUT),
         };
         !blocked & rows
     }
@@ -561,12 +567,13 @@ impl<'a> Shapes<'a> {
     #[inline]
     fn each(&self, mut visit: impl FnMut(usize, usize, u64)) {
         let below = (1u64 << self.board.roof()) - 1;
-        let (at, c) = (&self.at, &self.at[1]);
+        let c = &self.cols;
         for x in 0..WIDTH {
             if self.near[x] == 0 {
                 continue;
             }
-            let (tl, tr, bl, br) = (at[2][x], at[2][x + 2], at[0][x], at[0][x + 2]);
+            let (tl, tr) = (self.above_of(x), self.above_of(x + 2));
+            let (bl, br) = (self.below_of(x), self.below_of(x + 2));
             let three =
                 ((tl & tr & (bl | br)) | (bl & br & (tl | tr))) & below & self.near[x] & !c[x + 1];
             if three == 0 {
