@@ -883,11 +883,13 @@ fn t_slots(board: &Board, heights: &[i32; WIDTH], full: &FullBut) -> (u8, u8) {
     let mut best = 0u8;
     // The columns whose neighbours both stand above them (their bottom corners are filled),
     // one at least three rows (its overhang): a mask first, without a branch per column.
+    let slot: [bool; WIDTH - 2] = std::array::from_fn(|i| {
+        let (hl, h, hr) = (heights[i], heights[i + 1], heights[i + 2]);
+        (hl > h) & (hr > h) & (hl.max(hr) >= h + 3)
+    });
     let mut candidates = 0u32;
-    for x in 1..WIDTH - 1 {
-        let (hl, h, hr) = (heights[x - 1], heights[x], heights[x + 1]);
-        let slot = (hl > h) & (hr > h) & (hl.max(hr) >= h + 3);
-        candidates |= (slot as u32) << x;
+    for (i, &s) in slot.iter().enumerate() {
+        candidates |= (s as u32) << (i + 1);
     }
     while candidates != 0 {
         let x = candidates.trailing_zeros() as usize;
