@@ -115,11 +115,28 @@ pub(crate) struct Buffers {
     /// The children's ranks, for selecting the best of them (see `select`).
     pub(crate) ranks: Vec<u64>,
     pub(crate) merge: HashTable<u32>,
-    pub(crate) placements: Vec<Placement>,
+    pub(crate) scratch: Scratch,
+}
+
+/// Buffers reused by every parent and speculated line.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    placements: Vec<Placement>,
     /// A parent's placements locked, waiting to be scored.
-    pub(crate) locked: Vec<Locked>,
+    locked: Vec<Locked>,
     /// The first speculated piece's placements, while the second piece is speculated.
-    pub(crate) locked_deep: Vec<Locked>,
+    first: Vec<Locked>,
+    /// The held piece's placements on a speculated line, with their evaluations: the same
+    /// boards whichever piece comes next and goes into hold (see [`speculate`]).
+    held: Vec<(Locked, PositionEval)>,
+}
+
+impl Scratch {
+    fn bytes(&self) -> usize {
+        self.placements.capacity() * size_of::<Placement>()
+            + (self.locked.capacity() + self.first.capacity()) * size_of::<Locked>()
+            + self.held.capacity() * size_of::<(Locked, PositionEval)>()
+    }
 }
 
 /// A placement locked on its parent's board, with the key of the result.
@@ -142,9 +159,7 @@ impl Buffers {
             + self.children.capacity() * size_of::<Child>()
             + self.ranks.capacity() * size_of::<u64>()
             + self.merge.allocation_size()
-            + self.placements.capacity() * size_of::<Placement>()
-            + self.locked.capacity() * size_of::<Locked>()
-            + self.locked_deep.capacity() * size_of::<Locked>()
+            + self.scratch.bytes()
     }
 }
 
@@ -227,8 +242,7 @@ pub(crate) fn run_pass<E: Evaluator>(
 ) -> Option<Line> {
     let last_full = grow(pass, root, tables, buf, counters)?;
     let levels = &buf.levels[..last_full];
-    let scratch = (&mut buf.placements, &mut buf.locked, &mut buf.locked_deep);
-    let candidates = candidates(pass, levels, tables, scratch, counters);
+    let candidates = candidates(pass, levels, tables, &mut buf.scratch, counters);
     let chosen = choose(pass.choice, levels, &candidates);
     Some(line_of(levels, &candidates, chosen))
 }
@@ -279,7 +293,7 @@ fn grow<E: Evaluator>(
                 parents,
                 &mut buf.children,
                 &mut buf.merge,
-                (&mut buf.placements, &mut buf.locked),
+                (&mut buf.scratch.placements, &mut buf.scratch.locked),
                 counters,
             );
         }
@@ -303,7 +317,7 @@ fn candidates<E: Evaluator>(
     pass: &Pass<'_, E>,
     levels: &[Vec<Node>],
     tables: &mut DepthTables<PositionEval, Board>,
-    (placements, locked, locked_deep): (&mut Vec<Placement>, &mut Vec<Locked>, &mut Vec<Locked>),
+    scratch: &mut Scratch,
     counters: &mut PassCounters,
 ) -> Vec<(usize, usize, i32)> {
     // The candidates for the best line, as (level, index): the final level, sorted best
@@ -330,15 +344,7 @@ fn candidates<E: Evaluator>(
         candidates.truncate(pass.speculate_top);
         for c in &mut candidates {
             let node = levels[c.0][c.1];
-            c.2 = speculate(
-                pass,
-                c.0 + 1,
-                &node,
-                possible,
-                tables,
-                (&mut *placements, &mut *locked),
-                counters,
-            );
+            c.2 = speculate(pass, c.0 + 1, &node, possible, tables, scratch, counters);
         }
         // The best of those by their one-piece expectation also look a second piece
         // ahead; only they remain candidates, so that lines are compared at one depth.
@@ -347,15 +353,7 @@ fn candidates<E: Evaluator>(
             candidates.truncate(pass.speculate_deep);
             for c in &mut candidates {
                 let node = levels[c.0][c.1];
-                c.2 = speculate_two(
-                    pass,
-                    c.0 + 1,
-                    &node,
-                    bag,
-                    tables,
-                    (&mut *placements, &mut *locked, &mut *locked_deep),
-                    counters,
-                );
+                c.2 = speculate_two(pass, c.0 + 1, &node, bag, tables, scratch, counters);
             }
         }
         // A stable sort keeps the order above among equal expectations.
@@ -465,22 +463,89 @@ fn speculate<E: Evaluator>(
     node: &Node,
     possible: PieceSet,
     tables: &mut DepthTables<PositionEval, Board>,
-    (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
+    scratch: &mut Scratch,
     counters: &mut PassCounters,
 ) -> i32 {
+    let Scratch {
+        placements,
+        locked,
+        held,
+        ..
+    } = scratch;
+    // Holding swaps the held piece in for whichever piece comes: the same boards each time,
+    // with another piece in hold. They are locked and evaluated for the first such piece and
+    // kept; for the others the evaluator turns the evaluation to the new hold when it can
+    // (`Evaluator::with_hold`), and else it goes through the table like any other.
+    held.clear();
+    let mut held_with: Option<Piece> = None;
     let mut sum = 0i64;
     for piece in possible.iter() {
         let mut best = i32::MIN;
-        speculated_children(
+        let mut visit = |c: &Child| best = best.max(c.total);
+        let place = (piece, node.hold, false);
+        speculated_option(
             pass,
             d,
             node,
-            piece,
+            place,
             tables,
             (placements, locked),
             counters,
-            |_, c, _, _| best = best.max(c.total),
+            |_, c| visit(c),
         );
+        if pass.use_hold
+            && let Some(h) = node.hold
+            && h != piece
+        {
+            let hold = Some(piece);
+            let choice = (h, hold, node.next, true);
+            if let Some(before) = held_with {
+                let probe = probes(pass, d, tables, counters);
+                for (l, e) in held.iter() {
+                    let known = pass.evaluator.with_hold(e, Some(before), hold);
+                    // Without the shortcut the table is asked under this hold's key.
+                    let rekeyed;
+                    let l = if known.is_some() {
+                        l
+                    } else {
+                        rekeyed = Locked {
+                            key: position_key(&l.board, hold),
+                            ..*l
+                        };
+                        &rekeyed
+                    };
+                    let c = score_locked(
+                        pass,
+                        d,
+                        node,
+                        0,
+                        l,
+                        choice,
+                        &[],
+                        known,
+                        (tables, probe),
+                        counters,
+                    );
+                    visit(&c);
+                }
+            } else {
+                held_with = hold;
+                let option = (h, hold, true);
+                speculated_option(
+                    pass,
+                    d,
+                    node,
+                    option,
+                    tables,
+                    (placements, locked),
+                    counters,
+                    |l, c| {
+                        held.push((*l, c.eval));
+                        visit(c)
+                    },
+                );
+            }
+        }
         // No placement for this piece: the game would be over.
         sum += if best == i32::MIN {
             node.acc as i64 - TOPPED_OUT as i64
@@ -502,7 +567,7 @@ fn speculate_two<E: Evaluator>(
     node: &Node,
     bag: BagState,
     tables: &mut DepthTables<PositionEval, Board>,
-    (placements, locked, first): (&mut Vec<Placement>, &mut Vec<Locked>, &mut Vec<Locked>),
+    scratch: &mut Scratch,
     counters: &mut PassCounters,
 ) -> i32 {
     let possible = bag.possible();
@@ -521,7 +586,7 @@ fn speculate_two<E: Evaluator>(
             node,
             piece,
             tables,
-            (placements, first),
+            (&mut scratch.placements, &mut scratch.first),
             counters,
             |l, c, hold, held| {
                 let Some(at) = top
@@ -550,15 +615,7 @@ fn speculate_two<E: Evaluator>(
         );
         let mut best = i32::MIN;
         for (_, child) in top.iter().flatten() {
-            let v = speculate(
-                pass,
-                d + 1,
-                child,
-                after,
-                tables,
-                (placements, locked),
-                counters,
-            );
+            let v = speculate(pass, d + 1, child, after, tables, scratch, counters);
             best = best.max(v);
         }
         // No placement for this piece: the game would be over.
@@ -594,33 +651,55 @@ fn speculated_children<E: Evaluator>(
     {
         options[1] = Some((h, Some(piece), true));
     }
-    for (placed, hold, held) in options.into_iter().flatten() {
-        let probe = probes(pass, d, tables, counters);
-        lock_all(
+    for option in options.into_iter().flatten() {
+        let (_, hold, held) = option;
+        let scratch = (&mut *placements, &mut *locked);
+        speculated_option(pass, d, node, option, tables, scratch, counters, |l, c| {
+            visit(l, c, hold, held)
+        });
+    }
+}
+
+/// Scores every child of `node` that places `placed` with `hold` in hold afterwards (`held`:
+/// whether that holds) through the depth-`d` table, and calls `visit` with each locked
+/// placement and its child.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn speculated_option<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    node: &Node,
+    (placed, hold, held): (Piece, Option<Piece>, bool),
+    tables: &mut DepthTables<PositionEval, Board>,
+    (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
+    counters: &mut PassCounters,
+    mut visit: impl FnMut(&Locked, &Child),
+) {
+    let probe = probes(pass, d, tables, counters);
+    lock_all(
+        pass,
+        d,
+        node,
+        (placed, hold),
+        tables,
+        probe,
+        placements,
+        locked,
+    );
+    for l in locked.iter() {
+        let c = score_locked(
             pass,
             d,
             node,
-            (placed, hold),
-            tables,
-            probe,
-            placements,
-            locked,
+            0,
+            l,
+            (placed, hold, node.next, held),
+            &[],
+            None,
+            (tables, probe),
+            counters,
         );
-        for l in locked.iter() {
-            let c = score_locked(
-                pass,
-                d,
-                node,
-                0,
-                l,
-                (placed, hold, node.next, held),
-                &[],
-                None,
-                (tables, probe),
-                counters,
-            );
-            visit(l, &c, hold, held);
-        }
+        visit(l, &c);
     }
 }
 

@@ -90,6 +90,19 @@ pub trait Evaluator {
     fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval;
     /// Scores the placement that led to a position, given its cached evaluation.
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore;
+    /// The evaluation of the board that `eval` evaluates with `before` in hold, but with
+    /// `hold` in hold instead: exactly `position(board, hold)`, when the evaluator can tell it
+    /// without the board. `None` (the default) evaluates the board again. The search asks
+    /// this where one board recurs with other held pieces (holding on a speculated line).
+    fn with_hold(
+        &self,
+        eval: &PositionEval,
+        before: Option<Piece>,
+        hold: Option<Piece>,
+    ) -> Option<PositionEval> {
+        let _ = (eval, before, hold);
+        None
+    }
 }
 
 /// The default evaluator's weights: plain data, loadable from JSON (missing fields keep their
@@ -267,6 +280,16 @@ impl DefaultEvaluator {
     pub fn new(weights: Weights) -> Self {
         DefaultEvaluator { weights }
     }
+
+    /// What the held piece adds to a position's value.
+    #[inline]
+    fn hold_term(&self, hold: Option<Piece>) -> i32 {
+        if matches!(hold, Some(Piece::T) | Some(Piece::I)) {
+            self.weights.hold_t_or_i
+        } else {
+            0
+        }
+    }
 }
 
 /// The structure terms of one board: everything of the position evaluation but the held piece
@@ -384,9 +407,7 @@ impl Evaluator for DefaultEvaluator {
             v += w.tspin_ready[best_tspin(board, &full).map_or(0, |(l, _)| l) as usize];
         }
 
-        if matches!(hold, Some(Piece::T) | Some(Piece::I)) {
-            v += w.hold_t_or_i;
-        }
+        v += self.hold_term(hold);
 
         PositionEval {
             value: v,
@@ -395,6 +416,19 @@ impl Evaluator for DefaultEvaluator {
             holes: s.holes.min(255) as u8,
             max_height: s.max_height as u8,
         }
+    }
+
+    fn with_hold(
+        &self,
+        eval: &PositionEval,
+        before: Option<Piece>,
+        hold: Option<Piece>,
+    ) -> Option<PositionEval> {
+        // The held piece adds its term last; nothing else reads it.
+        Some(PositionEval {
+            value: eval.value - self.hold_term(before) + self.hold_term(hold),
+            ..*eval
+        })
     }
 
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore {
@@ -1288,6 +1322,29 @@ mod tests {
                 cavities_by_flood(&board, &heights),
                 "on\n{}", board
             );
+        }
+    }
+
+    /// Any held piece, or none.
+    fn hold() -> impl proptest::strategy::Strategy<Value = Option<Piece>> {
+        proptest::option::of(proptest::sample::select(Piece::ALL.to_vec()))
+    }
+
+    proptest::proptest! {
+        /// Turning an evaluation to another held piece gives what evaluating the board with
+        /// that piece in hold gives, with the default weights and with a large hold term.
+        #[test]
+        fn with_hold_is_the_evaluation_with_that_hold(
+            board in ragged(),
+            before in hold(),
+            after in hold(),
+            term in -MAX_WEIGHT..=MAX_WEIGHT,
+        ) {
+            for weights in [Weights::default(), Weights { hold_t_or_i: term, ..Weights::default() }] {
+                let e = DefaultEvaluator::new(weights);
+                let turned = e.with_hold(&e.position(&board, before), before, after);
+                proptest::prop_assert_eq!(turned, Some(e.position(&board, after)), "on\n{}", board);
+            }
         }
     }
 
