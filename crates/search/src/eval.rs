@@ -763,15 +763,8 @@ fn reached_best_tspin(shapes: &Shapes<'_>, full: &FullBut) -> Option<(u32, TPos)
     let mut n = 0;
     let fitting = |from: usize, px: i32, py: i32| shapes.fits(from, px, py);
     shapes.each(|r, x, rests| {
-        let mut rows = rests & full.t_clears(r, x)[MIN_TSPIN_LINES as usize - 1];
-        let mut spun = 0u64;
-        while rows != 0 {
-            let y = rows.trailing_zeros();
-            rows &= rows - 1;
-            if turns_in(shapes, (r, x, y), fitting) {
-                spun |= 1 << y;
-            }
-        }
+        let rows = rests & full.t_clears(r, x)[MIN_TSPIN_LINES as usize - 1];
+        let spun = spun_rows(shapes, r, x, rows, fitting);
         if spun != 0 {
             open[n] = (r as u8, x as u8, spun);
             n += 1;
@@ -787,19 +780,38 @@ fn reached_best_tspin(shapes: &Shapes<'_>, full: &FullBut) -> Option<(u32, TPos)
             && reach[from][px as usize] >> py & 1 != 0
     };
     let mut best: Option<(u32, TPos)> = None;
-    for &(r, x, mut rows) in &open[..n] {
+    for &(r, x, rows) in &open[..n] {
         let (r, x) = (r as usize, x as usize);
-        let mut spun = 0u64;
-        while rows != 0 {
-            let y = rows.trailing_zeros();
-            rows &= rows - 1;
-            if turns_in(shapes, (r, x, y), reached) {
-                spun |= 1 << y;
-            }
-        }
-        offer(&mut best, full, r, x, spun);
+        offer(
+            &mut best,
+            full,
+            r,
+            x,
+            spun_rows(shapes, r, x, rows, reached),
+        );
     }
     best
+}
+
+/// The centre rows of `rows` (a T in orientation `r` at column `x`) that a turn from a
+/// position `source` accepts enters with a full spin ([`turns_in`]).
+#[inline]
+fn spun_rows(
+    shapes: &Shapes<'_>,
+    r: usize,
+    x: usize,
+    mut rows: u64,
+    source: impl Fn(usize, i32, i32) -> bool + Copy,
+) -> u64 {
+    let mut spun = 0u64;
+    while rows != 0 {
+        let y = rows.trailing_zeros();
+        rows &= rows - 1;
+        if turns_in(shapes, (r, x, y), source) {
+            spun |= 1 << y;
+        }
+    }
+    spun
 }
 
 /// The sum of height differences between neighbouring columns, and of their squares, with
