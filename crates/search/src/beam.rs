@@ -456,7 +456,8 @@ fn line_of(levels: &[Vec<Node>], candidates: &[(usize, usize, i32)], chosen: usi
 
 /// The expected value of `node` one piece past the queue: the mean over the pieces that can
 /// come next of the best child with that piece (placed, or swapped with the held piece).
-/// Children are scored through the depth-`d` table like any others.
+/// Children are scored through the depth-`d` table like any others, but for the held piece's
+/// boards: their evaluations are turned from one next piece to the others.
 fn speculate<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
