@@ -1,9 +1,9 @@
-//! tt-core probe cost: hits and misses at several occupancies, for both marker layouts.
+//! tt-core probe cost: hits and misses at several occupancies.
 //! Benchmark ids carry TETRIS_TT_BITS so runs at different capacities line up.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tt_core::{BITS, ENTRIES, InBucket, Layout, Packed, Table};
+use tt_core::{BITS, ENTRIES, Table};
 
 type Value = [f32; 2];
 
@@ -21,10 +21,10 @@ fn keys(seed: u64, n: usize) -> Vec<u64> {
         .collect()
 }
 
-fn bench_layout<L: Layout<Value>>(c: &mut Criterion, name: &str) {
-    let mut group = c.benchmark_group(format!("tt-core/{name}"));
+fn tt_core(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tt-core");
     for pct in [25usize, 50, 100] {
-        let mut table = Table::<Value, L>::new();
+        let table = Table::<Value>::new();
         for k in keys(1, ENTRIES * pct / 100) {
             table.probe(k, || [k as f32, 0.0]);
         }
@@ -59,7 +59,7 @@ fn bench_layout<L: Layout<Value>>(c: &mut Criterion, name: &str) {
         );
     }
     // Steady-state miss and store into a full table (every store replaces).
-    let mut table = Table::<Value, L>::new();
+    let table = Table::<Value>::new();
     for k in keys(4, ENTRIES * 2) {
         table.probe(k, || [0.0, 0.0]);
     }
@@ -72,11 +72,6 @@ fn bench_layout<L: Layout<Value>>(c: &mut Criterion, name: &str) {
         })
     });
     group.finish();
-}
-
-fn tt_core(c: &mut Criterion) {
-    bench_layout::<Packed>(c, "packed");
-    bench_layout::<InBucket>(c, "in-bucket");
 }
 
 criterion_group!(benches, tt_core);

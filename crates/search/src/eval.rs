@@ -1,13 +1,13 @@
 //! Evaluation in two stages: the cached position evaluation and the cheap context score.
 
 use board::{Board, HEIGHT, Piece, Spin, WIDTH};
-use bytemuck::Zeroable;
+use bytemuck::{Pod, Zeroable};
 use game::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// The cached result of a position evaluation: a value and auxiliary scores. 8 bytes, so a
 /// table bucket of two is 32 bytes of keys and values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Zeroable, Pod)]
 #[repr(C)]
 pub struct PositionEval {
     /// The position's value (higher is better).

@@ -24,6 +24,10 @@
 //! assert_eq!(table.occupancy(), 0);
 //! ```
 //!
+//! Lookups and stores take `&self`: several threads share one table without a lock, and what
+//! a race can and cannot do is stated on [`Table`]. Values are plain data (`bytemuck::Pod`) of
+//! at most 8 bytes.
+//!
 //! With the cargo feature `stats`, `Table::stats` counts lookups, hits, misses, stores and
 //! replacements. Without it the counters (and that method) do not exist.
 #![deny(missing_docs)]
@@ -32,10 +36,11 @@ mod pages;
 
 pub use pages::{Buckets, HUGE};
 
-use bitvec::prelude::{BitVec, Lsb0};
-use bytemuck::Zeroable;
+use bytemuck::{Pod, Zeroable};
 use std::marker::PhantomData;
 use std::mem::size_of;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, AtomicUsize};
 
 /// log2 of the number of slots per table, from the `TETRIS_TT_BITS` environment variable at
 /// build time (default 15). This crate is the only one that reads the variable; `option_env!`
@@ -93,228 +98,33 @@ pub fn bucket_of(key: u64) -> usize {
     ((stored(key) as u128 * BUCKETS as u128) >> 64) as usize
 }
 
-/// Two slots, keys first, for the [`Packed`] layout (the marker lives in a bit array).
+/// One bucket: two key words, then two value words, 32 bytes aligned to 32, so a bucket
+/// never straddles a cache line and two share one.
 ///
 /// ```text
-/// Bucket<V> with an 8-byte V: 32 bytes, two to a 64-byte cache line
-/// +-----------+-----------+-----------+-----------+
-/// | key 0 u64 | key 1 u64 |  value 0  |  value 1  |
-/// +-----------+-----------+-----------+-----------+
-/// 0           8           16          24          32
+/// +---------------------------+-----------------+-----------+-----------+
+/// | check 0 | occ | marker    | check 1 | occ   |  value 0  |  value 1  |
+/// +---------------------------+-----------------+-----------+-----------+
+/// 0                           8                 16          24          32
 /// ```
-/// Keys first, so a probe compares both keys from the first 16 bytes; aligned to 32 bytes so a
-/// bucket never straddles a cache line when `V` is at most 8 bytes.
-#[derive(Clone, Copy)]
+///
+/// A key's top `k = log2(BUCKETS)` bits are its bucket number (multiply-shift), so a key word
+/// holds the key shifted left by `k`, XORed with a scrambled copy of the slot's value (the
+/// check that rejects a torn entry, see [`Table`]). With `k >= 2` the two low bits are an
+/// occupied flag (bit 1) and, in slot 0, the marker (bit 0). Tables of one or two buckets
+/// (`TETRIS_TT_BITS` 1 or 2) have no bits to spare: their flags and markers sit in a byte per
+/// bucket beside the buckets, and the key words hold the whole key.
 #[repr(C, align(32))]
-pub struct Bucket<V> {
-    keys: [u64; 2],
-    values: [V; 2],
+pub struct Bucket {
+    words: [AtomicU64; 4],
 }
 
-// SAFETY: all-zero bytes are a valid `Bucket<V>` when they are a valid `V`: keys are plain
-// integers and padding carries no validity requirement.
-unsafe impl<V: Zeroable> Zeroable for Bucket<V> {}
+// SAFETY: all-zero bytes are a valid `Bucket`: it is four `AtomicU64`, which have the
+// representation of `u64`, and zero is an empty bucket.
+unsafe impl Zeroable for Bucket {}
 
-const _: () = assert!(size_of::<Bucket<u64>>() == 32);
-const _: () = assert!(align_of::<Bucket<u64>>() == 32);
-const _: () = assert!(size_of::<Bucket<[f32; 2]>>() == 32);
-
-/// A bucket with its marker byte inside, for the [`InBucket`] layout: 8-byte aligned, so with
-/// an 8-byte `V` it is 40 bytes and some buckets straddle two cache lines.
-///
-/// ```text
-/// +-----------+-----------+-----------+-----------+----+---------+
-/// | key 0 u64 | key 1 u64 |  value 0  |  value 1  | mk | padding |
-/// +-----------+-----------+-----------+-----------+----+---------+
-/// 0           8           16          24          32   33        40
-/// ```
-#[derive(Clone, Copy)]
-#[repr(C)]
-pub struct MarkedBucket<V> {
-    keys: [u64; 2],
-    values: [V; 2],
-    marker: u8,
-}
-
-// SAFETY: as for `Bucket`; a zero marker names slot 0.
-unsafe impl<V: Zeroable> Zeroable for MarkedBucket<V> {}
-
-const _: () = assert!(size_of::<MarkedBucket<u64>>() == 40);
-
-/// Where the per-bucket markers live. The three layouts behave identically; they differ in
-/// speed and bytes. The default is [`Folded`]: 32-byte buckets, one cache line per probe, and
-/// no separate marker array. `InBucket`'s 40-byte buckets sometimes straddle two cache lines,
-/// and `Packed`'s markers sit in a second array, a second line per probe (the measurements:
-/// docs/decisions.md).
-pub trait Layout<V: Copy + Zeroable>: private::Sealed {
-    #[doc(hidden)]
-    type Store;
-    #[doc(hidden)]
-    fn alloc(buckets: usize) -> Self::Store;
-    #[doc(hidden)]
-    fn keys(s: &Self::Store, i: usize) -> [u64; 2];
-    /// The slot of bucket `i` holding `key` (a stored key, never 0), if any.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn find(s: &Self::Store, i: usize, key: u64) -> Option<usize> {
-        slot_of(Self::keys(s, i), key)
-    }
-    /// Which slots of bucket `i` are occupied.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn occupied(s: &Self::Store, i: usize) -> [bool; 2] {
-        Self::keys(s, i).map(|k| k != 0)
-    }
-    #[doc(hidden)]
-    fn value(s: &Self::Store, i: usize, slot: usize) -> V;
-    #[doc(hidden)]
-    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V);
-    #[doc(hidden)]
-    fn marker(s: &Self::Store, i: usize) -> usize;
-    #[doc(hidden)]
-    fn set_marker(s: &mut Self::Store, i: usize, slot: usize);
-    #[doc(hidden)]
-    fn clear(s: &mut Self::Store);
-    #[doc(hidden)]
-    fn clear_bucket(s: &mut Self::Store, i: usize);
-    #[doc(hidden)]
-    fn bytes(s: &Self::Store) -> usize;
-    #[doc(hidden)]
-    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8;
-}
-
-/// The slot whose word equals `key`, slot 0 first.
-#[inline(always)]
-fn slot_of(words: [u64; 2], key: u64) -> Option<usize> {
-    if words[0] == key {
-        Some(0)
-    } else if words[1] == key {
-        Some(1)
-    } else {
-        None
-    }
-}
-
-mod private {
-    pub trait Sealed {}
-    impl Sealed for super::Packed {}
-    impl Sealed for super::InBucket {}
-    impl Sealed for super::Folded {}
-}
-
-/// Markers in a packed bit array (bitvec), one bit per bucket; buckets stay 32 bytes.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Packed;
-
-/// The marker as a byte inside each bucket ([`MarkedBucket`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct InBucket;
-
-impl<V: Copy + Zeroable> Layout<V> for Packed {
-    type Store = (Buckets<Bucket<V>>, BitVec<u64, Lsb0>);
-    fn alloc(buckets: usize) -> Self::Store {
-        (Buckets::zeroed(buckets), BitVec::repeat(false, buckets))
-    }
-    #[inline(always)]
-    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
-        s.0[i].keys
-    }
-    #[inline(always)]
-    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
-        s.0[i].values[slot]
-    }
-    #[inline(always)]
-    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
-        let b = &mut s.0[i];
-        b.keys[slot] = key;
-        b.values[slot] = value;
-    }
-    #[inline(always)]
-    fn marker(s: &Self::Store, i: usize) -> usize {
-        s.1[i] as usize
-    }
-    #[inline(always)]
-    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
-        s.1.set(i, slot != 0);
-    }
-    fn clear(s: &mut Self::Store) {
-        s.0.fill(Bucket::zeroed());
-        s.1.fill(false);
-    }
-    #[inline(always)]
-    fn clear_bucket(s: &mut Self::Store, i: usize) {
-        s.0[i] = Bucket::zeroed();
-        s.1.set(i, false);
-    }
-    fn bytes(s: &Self::Store) -> usize {
-        std::mem::size_of_val(&*s.0) + std::mem::size_of_val(s.1.as_raw_slice())
-    }
-    #[inline(always)]
-    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
-        (&s.0[i] as *const Bucket<V>).cast()
-    }
-}
-
-impl<V: Copy + Zeroable> Layout<V> for InBucket {
-    type Store = Buckets<MarkedBucket<V>>;
-    fn alloc(buckets: usize) -> Self::Store {
-        Buckets::zeroed(buckets)
-    }
-    #[inline(always)]
-    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
-        s[i].keys
-    }
-    #[inline(always)]
-    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
-        s[i].values[slot]
-    }
-    #[inline(always)]
-    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
-        let b = &mut s[i];
-        b.keys[slot] = key;
-        b.values[slot] = value;
-    }
-    #[inline(always)]
-    fn marker(s: &Self::Store, i: usize) -> usize {
-        s[i].marker as usize
-    }
-    #[inline(always)]
-    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
-        s[i].marker = slot as u8;
-    }
-    fn clear(s: &mut Self::Store) {
-        s.fill(MarkedBucket::zeroed());
-    }
-    #[inline(always)]
-    fn clear_bucket(s: &mut Self::Store, i: usize) {
-        s[i] = MarkedBucket::zeroed();
-    }
-    fn bytes(s: &Self::Store) -> usize {
-        std::mem::size_of_val(&**s)
-    }
-    #[inline(always)]
-    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
-        (&s[i] as *const MarkedBucket<V>).cast()
-    }
-}
-
-/// The marker folded into a key word: 32-byte, 32-aligned buckets (one cache line each, two
-/// to a line) and nothing else.
-///
-/// A key's top `k = log2(BUCKETS)` bits are its bucket number (multiply-shift), so a slot
-/// stores the key shifted left by `k` bits and nothing is lost. With `k >= 2` the two low bits
-/// freed are an occupied flag (bit 1, so every stored key is non-zero) and, in slot 0, the
-/// marker (bit 0). Tables of one or two buckets (`TETRIS_TT_BITS` 1 or 2) have no bits to spare:
-/// their markers sit beside the buckets and slots hold the plain key.
-///
-/// ```text
-/// +------------------------+-------------------+-----------+-----------+
-/// | key 0 << k | occ | mk  | key 1 << k | occ  |  value 0  |  value 1  |
-/// +------------------------+-------------------+-----------+-----------+
-/// 0                        8                   16          24          32
-/// ```
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Folded;
+const _: () = assert!(size_of::<Bucket>() == 32);
+const _: () = assert!(align_of::<Bucket>() == 32);
 
 /// Bits of a key fixed by its bucket number.
 const FIXED: u32 = BUCKETS.trailing_zeros();
@@ -322,108 +132,51 @@ const FIXED: u32 = BUCKETS.trailing_zeros();
 const FOLDS: bool = FIXED >= 2;
 const MARK: u64 = 1;
 const OCCUPIED: u64 = 2;
+/// The bits of a folded key word that hold neither the flag nor the marker.
+const CHECKED: u64 = if FOLDS { !(MARK | OCCUPIED) } else { !0 };
 
 /// A key's top `FIXED` bits, given its bucket number. Written as two shifts so that it also
-/// compiles for a one-bucket table (`FIXED` = 0), where one shift by 64 would overflow; it is
-/// only called where the key words fold (`FIXED >= 2`).
+/// compiles for a one-bucket table (`FIXED` = 0), where one shift by 64 would overflow.
 #[inline(always)]
 fn bucket_bits(i: usize) -> u64 {
     ((i as u64) << (63 - FIXED)) << 1
 }
 
-impl<V: Copy + Zeroable> Layout<V> for Folded {
-    /// The buckets, and the markers of tables too small to fold them.
-    type Store = (Buckets<Bucket<V>>, [u8; 2]);
-    fn alloc(buckets: usize) -> Self::Store {
-        (Buckets::zeroed(buckets), [0; 2])
-    }
-    #[inline(always)]
-    fn keys(s: &Self::Store, i: usize) -> [u64; 2] {
-        let w = s.0[i].keys;
-        if !FOLDS {
-            return w;
-        }
-        w.map(|w| {
-            if w & OCCUPIED == 0 {
-                0
-            } else {
-                bucket_bits(i) | ((w & !(MARK | OCCUPIED)) >> FIXED)
-            }
-        })
-    }
-    /// Compares the probe's key in its stored form (shifted, flagged occupied) with the
-    /// words as they are, the marker bit masked off: no key is decoded.
-    #[inline(always)]
-    fn find(s: &Self::Store, i: usize, key: u64) -> Option<usize> {
-        let w = s.0[i].keys;
-        let k = if FOLDS {
-            (key << FIXED) | OCCUPIED
-        } else {
-            key
-        };
-        let w = if FOLDS { w.map(|w| w & !MARK) } else { w };
-        slot_of(w, k)
-    }
-    #[inline(always)]
-    fn occupied(s: &Self::Store, i: usize) -> [bool; 2] {
-        let w = s.0[i].keys;
-        if FOLDS {
-            w.map(|w| w & OCCUPIED != 0)
-        } else {
-            w.map(|w| w != 0)
-        }
-    }
-    #[inline(always)]
-    fn value(s: &Self::Store, i: usize, slot: usize) -> V {
-        s.0[i].values[slot]
-    }
-    #[inline(always)]
-    fn write(s: &mut Self::Store, i: usize, slot: usize, key: u64, value: V) {
-        let b = &mut s.0[i];
-        b.keys[slot] = if FOLDS {
-            (key << FIXED) | OCCUPIED | (b.keys[slot] & MARK)
-        } else {
-            key
-        };
-        b.values[slot] = value;
-    }
-    #[inline(always)]
-    fn marker(s: &Self::Store, i: usize) -> usize {
-        if FOLDS {
-            (s.0[i].keys[0] & MARK) as usize
-        } else {
-            s.1[i] as usize
-        }
-    }
-    #[inline(always)]
-    fn set_marker(s: &mut Self::Store, i: usize, slot: usize) {
-        if FOLDS {
-            let w = &mut s.0[i].keys[0];
-            *w = (*w & !MARK) | slot as u64;
-        } else {
-            s.1[i] = slot as u8;
-        }
-    }
-    fn clear(s: &mut Self::Store) {
-        s.0.fill(Bucket::zeroed());
-        s.1 = [0; 2];
-    }
-    #[inline(always)]
-    fn clear_bucket(s: &mut Self::Store, i: usize) {
-        s.0[i] = Bucket::zeroed();
-        if !FOLDS {
-            s.1[i] = 0;
-        }
-    }
-    fn bytes(s: &Self::Store) -> usize {
-        std::mem::size_of_val(&*s.0)
-    }
-    #[inline(always)]
-    fn bucket_addr(s: &Self::Store, i: usize) -> *const u8 {
-        (&s.0[i] as *const Bucket<V>).cast()
-    }
+/// The value's share of a key word: the value word times an odd constant, so that every bit
+/// of the value reaches the word's checked bits. A key word written for one value and read
+/// beside another then fails the key comparison: the two products would have to agree in
+/// every checked bit, which only values whose difference is `d` times the constant's inverse,
+/// for `d` = ±1, ±2 or ±3, do (and none at all where the whole word is checked).
+#[inline(always)]
+fn scramble(value: u64) -> u64 {
+    value.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
+/// The key word of `key` (stored form, never 0) with `value` beside it, flags clear.
+#[inline(always)]
+fn key_word(key: u64, value: u64) -> u64 {
+    ((key << FIXED) ^ scramble(value)) & CHECKED
+}
+
+/// The key a key word holds, given its bucket and the value beside it.
+#[inline(always)]
+fn key_of(word: u64, value: u64, i: usize) -> u64 {
+    bucket_bits(i) | (((word ^ scramble(value)) & CHECKED) >> FIXED)
+}
+
+/// A value of at most 8 bytes as a word, its bytes first and the rest zero.
+#[inline(always)]
+fn to_word<V: Pod>(v: V) -> u64 {
+    let mut w = [0u8; 8];
+    w[..size_of::<V>()].copy_from_slice(bytemuck::bytes_of(&v));
+    u64::from_ne_bytes(w)
+}
+
+/// The value [`to_word`] made `w` from.
+#[inline(always)]
+fn from_word<V: Pod>(w: u64) -> V {
+    bytemuck::pod_read_unaligned(&w.to_ne_bytes()[..size_of::<V>()])
+}
 /// Counters kept with the cargo feature `stats`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -464,23 +217,45 @@ fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-/// The transposition table: 2^[`BITS`] slots of `(u64 key, V)` in buckets of two.
-///
-/// Replacement is the seed's two-slot LRU, not Stockfish's depth-and-age scheme: each bucket
+/// The transposition table: [`ENTRIES`] slots in [`BUCKETS`] buckets of two. Each bucket
 /// has a marker naming the slot to evict next; a hit or a store moves it to the other slot, and
 /// a miss with both slots full replaces the marked slot. Key 0 marks an empty slot (see
 /// [`ZERO_KEY`]), so all-zero memory is an empty table: a table of any size is allocated as
 /// untouched zero pages and costs no time to create.
-pub struct Table<V: Copy + Zeroable, L: Layout<V> = Folded> {
-    store: L::Store,
+///
+/// # Several threads at once
+///
+/// [`Table::lookup`], [`Table::probe`] and [`Vacant::insert`] take `&self`: threads probe and
+/// store into one table together, without a lock. Every word is an atomic read or written
+/// whole (relaxed; on x86-64 a plain load or store), and a key word carries a check of its
+/// value, so an entry read while another thread rewrites it either shows one writer's key and
+/// value together, or matches no key. What a race can do:
+///
+/// - A probe never returns a value stored under another key (a stress test races threads on
+///   a table of one bucket). A torn entry reads as a miss.
+/// - A store can be lost: two threads missing the same bucket may fill the same slot, the
+///   later one wins, or a marker moved by a hit can overwrite a store racing into slot 0,
+///   leaving that slot matching no key until it is replaced. A lost store costs an
+///   evaluation later, never a wrong one.
+/// - Markers are moved without a lock, so under a race the slot evicted next may not be the
+///   one used longest ago. Eviction changes the work, not the values.
+/// - Two threads missing one key both evaluate it (and both store it).
+///
+/// [`Table::clear`] takes `&mut self`: it runs between searches, when no thread probes.
+pub struct Table<V: Pod> {
+    buckets: Buckets<Bucket>,
+    /// Per bucket of a table too small to fold them into its key words (one or two buckets):
+    /// bit 0 the marker, bits 1 and 2 slot 0's and slot 1's occupied flags.
+    flags: [AtomicU8; 2],
     /// Buckets that went from empty to occupied since the last clear, while they fit: `clear`
-    /// then zeroes just these instead of the whole table. Capacity [`TOUCH_LOG`], fixed.
-    touched: Vec<u32>,
-    /// More buckets were touched than the log holds: `clear` sweeps the whole table.
-    overflowed: bool,
+    /// then zeroes just these instead of the whole table. [`TOUCH_LOG`] entries.
+    touched: Box<[AtomicU32]>,
+    /// How many first touches were counted since the last clear; past `touched.len()` the
+    /// log has overflowed and `clear` sweeps the whole table.
+    touches: AtomicUsize,
     #[cfg(feature = "stats")]
-    stats: Stats,
-    _layout: PhantomData<L>,
+    stats: Counters,
+    _value: PhantomData<V>,
 }
 
 /// How many first-touched buckets a table remembers for a cheap `clear`: one in eight. Past
@@ -489,36 +264,32 @@ pub const TOUCH_LOG: usize = if BUCKETS / 8 > 0 { BUCKETS / 8 } else { 1 };
 
 /// The free or marked slot a miss will fill. Store into it with [`Vacant::insert`].
 #[must_use = "a miss must be followed by a store: call insert"]
-pub struct Vacant<'a, V: Copy + Zeroable, L: Layout<V>> {
-    table: &'a mut Table<V, L>,
+pub struct Vacant<'a, V: Pod> {
+    table: &'a Table<V>,
     bucket: usize,
     slot: usize,
     key: u64,
+    /// Whether the bucket was empty when the miss looked at it.
+    empty: bool,
 }
 
-impl<V: Copy + Zeroable, L: Layout<V>> Vacant<'_, V, L> {
+impl<V: Pod> Vacant<'_, V> {
     /// Stores `value` under the missed key (evicting the marked slot's entry if both were
     /// full) and moves the marker to the other slot. Returns `value`.
-    #[inline]
+    #[inline(always)]
     pub fn insert(self, value: V) -> V {
         let t = self.table;
         #[cfg(feature = "stats")]
         {
-            t.stats.stores += 1;
-            if L::occupied(&t.store, self.bucket)[self.slot] {
-                t.stats.replacements += 1;
+            Counters::add(&t.stats.stores);
+            if t.occupied(self.bucket)[self.slot] {
+                Counters::add(&t.stats.replacements);
             }
         }
-        if L::occupied(&t.store, self.bucket) == [false, false] {
-            // First store into this bucket since the last clear.
-            if t.touched.len() < t.touched.capacity() {
-                t.touched.push(self.bucket as u32);
-            } else {
-                t.overflowed = true;
-            }
+        if self.empty {
+            t.log_touch(self.bucket);
         }
-        L::write(&mut t.store, self.bucket, self.slot, self.key, value);
-        L::set_marker(&mut t.store, self.bucket, 1 - self.slot);
+        t.write(self.bucket, self.slot, self.key, to_word(value));
         value
     }
 
@@ -529,7 +300,7 @@ impl<V: Copy + Zeroable, L: Layout<V>> Vacant<'_, V, L> {
 
     /// Whether the store will evict an entry.
     pub fn evicts(&self) -> bool {
-        L::keys(&self.table.store, self.bucket)[self.slot] != 0
+        self.table.occupied(self.bucket)[self.slot]
     }
 }
 
@@ -542,61 +313,153 @@ pub struct BucketView<V> {
     pub marker: usize,
 }
 
-impl<V: Copy + Zeroable, L: Layout<V>> Default for Table<V, L> {
+impl<V: Pod> Default for Table<V> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
+impl<V: Pod> Table<V> {
+    /// A value is kept in one 8-byte word.
+    const VALUE_FITS: () = assert!(size_of::<V>() <= 8, "a table's values are 8 bytes at most");
+
     /// An empty table of [`ENTRIES`] slots.
     pub fn new() -> Self {
+        let () = Self::VALUE_FITS;
         Table {
-            store: L::alloc(BUCKETS),
-            touched: Vec::with_capacity(TOUCH_LOG),
-            overflowed: false,
+            buckets: Buckets::zeroed(BUCKETS),
+            flags: Default::default(),
+            touched: (0..TOUCH_LOG).map(|_| AtomicU32::new(0)).collect(),
+            touches: AtomicUsize::new(0),
             #[cfg(feature = "stats")]
-            stats: Stats::default(),
-            _layout: PhantomData,
+            stats: Counters::default(),
+            _value: PhantomData,
+        }
+    }
+
+    /// Bucket `i`'s words: key 0, key 1, value 0, value 1.
+    #[inline(always)]
+    fn words(&self, i: usize) -> [u64; 4] {
+        self.buckets[i].words.each_ref().map(|w| w.load(Relaxed))
+    }
+
+    /// Which slots of bucket `i` are occupied.
+    #[inline(always)]
+    fn occupied(&self, i: usize) -> [bool; 2] {
+        if FOLDS {
+            let w = self.words(i);
+            [w[0] & OCCUPIED != 0, w[1] & OCCUPIED != 0]
+        } else {
+            let f = self.flags[i].load(Relaxed);
+            [f & 2 != 0, f & 4 != 0]
+        }
+    }
+
+    /// The marker of bucket `i`.
+    #[inline(always)]
+    fn marker(&self, i: usize) -> usize {
+        if FOLDS {
+            (self.buckets[i].words[0].load(Relaxed) & MARK) as usize
+        } else {
+            (self.flags[i].load(Relaxed) & MARK as u8) as usize
+        }
+    }
+
+    /// Points bucket `i`'s marker at `slot`. Written only when it changes, and without a lock:
+    /// racing a store into slot 0, it may undo that store (see the type's docs).
+    #[inline(always)]
+    fn set_marker(&self, i: usize, slot: usize) {
+        if FOLDS {
+            let w = &self.buckets[i].words[0];
+            let old = w.load(Relaxed);
+            let new = (old & !MARK) | slot as u64;
+            if new != old {
+                w.store(new, Relaxed);
+            }
+        } else {
+            let f = &self.flags[i];
+            let old = f.load(Relaxed);
+            f.store((old & !1) | slot as u8, Relaxed);
+        }
+    }
+
+    /// Writes `key` (stored form) and `value` into bucket `i`'s `slot` and points the marker
+    /// at the other slot: the value first, then the key word that checks it.
+    #[inline(always)]
+    fn write(&self, i: usize, slot: usize, key: u64, value: u64) {
+        let words = &self.buckets[i].words;
+        words[2 + slot].store(value, Relaxed);
+        let word = key_word(key, value);
+        if FOLDS {
+            // Slot 0's word carries the marker: a store there names slot 1 next.
+            let flags = if slot == 0 { OCCUPIED | MARK } else { OCCUPIED };
+            words[slot].store(word | flags, Relaxed);
+            if slot == 1 {
+                self.set_marker(i, 0);
+            }
+        } else {
+            words[slot].store(word, Relaxed);
+            let f = &self.flags[i];
+            let occupied = (f.load(Relaxed) | (2 << slot)) & !1;
+            f.store(occupied | (1 - slot) as u8, Relaxed);
+        }
+    }
+
+    /// The slot of bucket `i` holding `key` (stored form), with its value, if any.
+    #[inline(always)]
+    fn find(&self, i: usize, key: u64) -> Option<(usize, u64)> {
+        let w = self.words(i);
+        if FOLDS {
+            (0..2).find_map(|s| {
+                (w[s] & !MARK == key_word(key, w[2 + s]) | OCCUPIED).then_some((s, w[2 + s]))
+            })
+        } else {
+            let occupied = self.occupied(i);
+            (0..2).find_map(|s| {
+                (occupied[s] && w[s] == key_word(key, w[2 + s])).then_some((s, w[2 + s]))
+            })
+        }
+    }
+
+    /// Notes that bucket `i` was empty before a store.
+    #[inline]
+    fn log_touch(&self, i: usize) {
+        let n = self.touches.fetch_add(1, Relaxed);
+        if let Some(entry) = self.touched.get(n) {
+            entry.store(i as u32, Relaxed);
         }
     }
 
     /// Looks `key` up. A hit returns the value and moves the marker to the other slot. A miss
     /// returns the slot to fill: the first free one, else the marked one.
-    #[inline]
-    pub fn lookup(&mut self, key: u64) -> Result<V, Vacant<'_, V, L>> {
+    #[inline(always)]
+    pub fn lookup(&self, key: u64) -> Result<V, Vacant<'_, V>> {
         let key = stored(key);
         let i = bucket_of(key);
         #[cfg(feature = "stats")]
-        {
-            self.stats.lookups += 1;
-        }
-        if let Some(s) = L::find(&self.store, i, key) {
-            let v = L::value(&self.store, i, s);
-            L::set_marker(&mut self.store, i, 1 - s);
+        Counters::add(&self.stats.lookups);
+        if let Some((s, v)) = self.find(i, key) {
+            self.set_marker(i, 1 - s);
             #[cfg(feature = "stats")]
-            {
-                self.stats.hits += 1;
-            }
-            return Ok(v);
+            Counters::add(&self.stats.hits);
+            return Ok(from_word(v));
         }
         #[cfg(feature = "stats")]
-        {
-            self.stats.misses += 1;
-        }
-        let occupied = L::occupied(&self.store, i);
+        Counters::add(&self.stats.misses);
+        let occupied = self.occupied(i);
         let slot = if !occupied[0] {
             0
         } else if !occupied[1] {
             1
         } else {
-            L::marker(&self.store, i)
+            self.marker(i)
         };
         Err(Vacant {
             table: self,
             bucket: i,
             slot,
             key,
+            empty: occupied == [false, false],
         })
     }
 
@@ -605,7 +468,7 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
     /// processors without a prefetch instruction.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        let _addr = L::bucket_addr(&self.store, bucket_of(stored(key)));
+        let _addr: *const Bucket = &self.buckets[bucket_of(stored(key))];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 processor has; a prefetch
         // never faults and never changes memory, and the address is inside our own bucket
@@ -617,7 +480,7 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
 
     /// Returns the value for `key`, computing and storing it with `evaluate` on a miss.
     #[inline]
-    pub fn probe(&mut self, key: u64, evaluate: impl FnOnce() -> V) -> V {
+    pub fn probe(&self, key: u64, evaluate: impl FnOnce() -> V) -> V {
         match self.lookup(key) {
             Ok(v) => v,
             Err(vacant) => vacant.insert(evaluate()),
@@ -628,15 +491,16 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
     /// proportional to the buckets used since the last clear while they are at most one in
     /// eight ([`TOUCH_LOG`]); past that it is one sweep of the whole table. Never allocates.
     pub fn clear(&mut self) {
-        if self.overflowed {
-            L::clear(&mut self.store);
+        let touches = *self.touches.get_mut();
+        if touches > self.touched.len() {
+            self.buckets.fill_with(Bucket::zeroed);
         } else {
-            for &i in &self.touched {
-                L::clear_bucket(&mut self.store, i as usize);
+            for entry in &mut self.touched[..touches] {
+                self.buckets[*entry.get_mut() as usize] = Bucket::zeroed();
             }
         }
-        self.touched.clear();
-        self.overflowed = false;
+        self.flags = Default::default();
+        *self.touches.get_mut() = 0;
     }
 
     /// The number of slots: [`ENTRIES`].
@@ -644,28 +508,26 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
         ENTRIES
     }
 
-    /// The exact number of heap bytes this table owns (buckets, markers and the touch log).
+    /// The exact number of heap bytes this table owns (buckets and the touch log).
     pub fn bytes(&self) -> usize {
-        L::bytes(&self.store) + self.touched.capacity() * size_of::<u32>()
+        std::mem::size_of_val(&*self.buckets) + std::mem::size_of_val(&*self.touched)
     }
 
     /// The number of occupied slots. Walks the whole table.
     pub fn occupancy(&self) -> usize {
         (0..BUCKETS)
-            .map(|i| {
-                let keys = L::keys(&self.store, i);
-                (keys[0] != 0) as usize + (keys[1] != 0) as usize
-            })
+            .map(|i| self.occupied(i).into_iter().filter(|&o| o).count())
             .sum()
     }
 
     /// The contents of bucket `i` (keys as stored: a zero key shows as [`ZERO_KEY`]).
     pub fn bucket(&self, i: usize) -> BucketView<V> {
-        let keys = L::keys(&self.store, i);
-        let slot = |s: usize| (keys[s] != 0).then(|| (keys[s], L::value(&self.store, i, s)));
+        let w = self.words(i);
+        let occupied = self.occupied(i);
+        let slot = |s: usize| occupied[s].then(|| (key_of(w[s], w[2 + s], i), from_word(w[2 + s])));
         BucketView {
             slots: [slot(0), slot(1)],
-            marker: L::marker(&self.store, i),
+            marker: self.marker(i),
         }
     }
 
@@ -677,13 +539,42 @@ impl<V: Copy + Zeroable, L: Layout<V>> Table<V, L> {
     /// The counters since creation or the last [`Table::reset_stats`].
     #[cfg(feature = "stats")]
     pub fn stats(&self) -> Stats {
-        self.stats
+        self.stats.read()
     }
 
     /// Zeroes the counters.
     #[cfg(feature = "stats")]
     pub fn reset_stats(&mut self) {
-        self.stats = Stats::default();
+        self.stats = Counters::default();
+    }
+}
+
+/// The counters behind [`Stats`], shared by the threads that probe a table.
+#[cfg(feature = "stats")]
+#[derive(Default)]
+struct Counters {
+    lookups: AtomicU64,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    stores: AtomicU64,
+    replacements: AtomicU64,
+}
+
+#[cfg(feature = "stats")]
+impl Counters {
+    #[inline]
+    fn add(c: &AtomicU64) {
+        c.fetch_add(1, Relaxed);
+    }
+
+    fn read(&self) -> Stats {
+        Stats {
+            lookups: self.lookups.load(Relaxed),
+            hits: self.hits.load(Relaxed),
+            misses: self.misses.load(Relaxed),
+            stores: self.stores.load(Relaxed),
+            replacements: self.replacements.load(Relaxed),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use tt_core::{Folded, InBucket, Layout, Packed, Table, ZERO_KEY, bucket_of};
+use tt_core::{Table, ZERO_KEY, bucket_of};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -69,8 +69,8 @@ impl Model {
     }
 }
 
-fn run<L: Layout<u32>>(ops: &[Op]) -> Result<(), TestCaseError> {
-    let mut table = Table::<u32, L>::new();
+fn run(ops: &[Op]) -> Result<(), TestCaseError> {
+    let mut table = Table::<u32>::new();
     let mut model = Model::default();
     for op in ops {
         match *op {
@@ -122,17 +122,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn packed_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
-        run::<Packed>(&ops)?;
-    }
-
-    #[test]
-    fn in_bucket_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
-        run::<InBucket>(&ops)?;
-    }
-
-    #[test]
-    fn folded_layout_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
-        run::<Folded>(&ops)?;
+    fn the_table_follows_the_model(ops in prop::collection::vec(op(), 1..60)) {
+        run(&ops)?;
     }
 }

@@ -1,13 +1,13 @@
-//! The replacement policy, case by case, for both marker layouts.
+//! The replacement policy, case by case.
 
-use tt_core::{BUCKETS, InBucket, Layout, Packed, Table, ZERO_KEY, bucket_of};
+use tt_core::{BUCKETS, Table, ZERO_KEY, bucket_of};
 
 // Keys 1, 2 and 3 share bucket 0 at every TETRIS_TT_BITS: the bucket comes from the high bits.
 const A: u64 = 1;
 const B: u64 = 2;
 const C: u64 = 3;
 
-fn miss_then_store<L: Layout<u32>>(t: &mut Table<u32, L>, key: u64, v: u32) -> usize {
+fn miss_then_store(t: &mut Table<u32>, key: u64, v: u32) -> usize {
     match t.lookup(key) {
         Ok(_) => panic!("{key} should miss"),
         Err(vacant) => {
@@ -18,8 +18,9 @@ fn miss_then_store<L: Layout<u32>>(t: &mut Table<u32, L>, key: u64, v: u32) -> u
     }
 }
 
-fn hit_in_slot_0<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn hit_in_slot_0() {
+    let mut t = Table::<u32>::new();
     assert_eq!(bucket_of(A), bucket_of(B));
     assert_eq!(miss_then_store(&mut t, A, 10), 0);
     assert_eq!(miss_then_store(&mut t, B, 20), 1);
@@ -36,8 +37,9 @@ fn hit_in_slot_0<L: Layout<u32>>() {
     );
 }
 
-fn hit_in_slot_1<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn hit_in_slot_1() {
+    let mut t = Table::<u32>::new();
     miss_then_store(&mut t, A, 10);
     miss_then_store(&mut t, B, 20);
     assert_eq!(t.lookup(A).ok(), Some(10));
@@ -50,8 +52,9 @@ fn hit_in_slot_1<L: Layout<u32>>() {
     );
 }
 
-fn fill_a_free_slot<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn fill_a_free_slot() {
+    let t = Table::<u32>::new();
     match t.lookup(A) {
         Ok(_) => panic!("empty table hit"),
         Err(v) => {
@@ -76,8 +79,9 @@ fn fill_a_free_slot<L: Layout<u32>>() {
     assert_eq!(t.occupancy(), 2);
 }
 
-fn replace_the_marked_slot<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn replace_the_marked_slot() {
+    let mut t = Table::<u32>::new();
     miss_then_store(&mut t, A, 10);
     miss_then_store(&mut t, B, 20);
     // A was used last, so B (slot 1) is the one to evict.
@@ -96,8 +100,9 @@ fn replace_the_marked_slot<L: Layout<u32>>() {
     assert_eq!(t.occupancy(), 2);
 }
 
-fn clear_resets_entries_and_markers<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn clear_resets_entries_and_markers() {
+    let mut t = Table::<u32>::new();
     miss_then_store(&mut t, A, 10);
     assert_eq!(t.bucket(0).marker, 1);
     t.clear();
@@ -107,8 +112,9 @@ fn clear_resets_entries_and_markers<L: Layout<u32>>() {
     assert!(t.lookup(A).is_err());
 }
 
-fn zero_key_is_storable<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn zero_key_is_storable() {
+    let t = Table::<u32>::new();
     assert_eq!(t.probe(0, || 7), 7);
     assert_eq!(t.probe(0, || 99), 7, "key 0 is found again");
     assert_eq!(t.occupancy(), 1);
@@ -117,8 +123,9 @@ fn zero_key_is_storable<L: Layout<u32>>() {
 
 /// Clearing after a few stores zeroes just those buckets; after many, the whole table. Both
 /// leave it empty.
-fn clear_after_few_and_many_stores<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn clear_after_few_and_many_stores() {
+    let mut t = Table::<u32>::new();
     for round in [1u64, 3 * tt_core::TOUCH_LOG as u64] {
         for k in 1..=round {
             t.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), || k as u32);
@@ -132,8 +139,9 @@ fn clear_after_few_and_many_stores<L: Layout<u32>>() {
     }
 }
 
-fn probe_evaluates_only_on_a_miss<L: Layout<u32>>() {
-    let mut t = Table::<u32, L>::new();
+#[test]
+fn probe_evaluates_only_on_a_miss() {
+    let t = Table::<u32>::new();
     let mut calls = 0;
     for _ in 0..3 {
         t.probe(A, || {
@@ -144,41 +152,10 @@ fn probe_evaluates_only_on_a_miss<L: Layout<u32>>() {
     assert_eq!(calls, 1);
 }
 
-macro_rules! for_layouts {
-    ($($name:ident),*) => {
-        mod packed {
-            $( #[test] fn $name() { super::$name::<tt_core::Packed>() } )*
-        }
-        mod in_bucket {
-            $( #[test] fn $name() { super::$name::<tt_core::InBucket>() } )*
-        }
-        mod folded {
-            $( #[test] fn $name() { super::$name::<tt_core::Folded>() } )*
-        }
-    };
-}
-
-for_layouts!(
-    hit_in_slot_0,
-    hit_in_slot_1,
-    fill_a_free_slot,
-    replace_the_marked_slot,
-    clear_resets_entries_and_markers,
-    zero_key_is_storable,
-    clear_after_few_and_many_stores,
-    probe_evaluates_only_on_a_miss
-);
-
 #[test]
 fn bytes_are_exact() {
-    let packed = Table::<u64, Packed>::new();
-    let markers = BUCKETS.div_ceil(64) * 8;
     let log = tt_core::TOUCH_LOG * 4;
-    assert_eq!(packed.bytes(), BUCKETS * 32 + markers + log);
-    let in_bucket = Table::<u64, InBucket>::new();
-    assert_eq!(in_bucket.bytes(), BUCKETS * 40 + log);
-    let folded = Table::<u64, tt_core::Folded>::new();
-    assert_eq!(folded.bytes(), BUCKETS * 32 + log);
+    assert_eq!(Table::<u64>::new().bytes(), BUCKETS * 32 + log);
 }
 
 #[test]
@@ -186,7 +163,7 @@ fn a_single_bucket_table_still_works() {
     // With TETRIS_TT_BITS=1 every key lands in bucket 0; otherwise keys spread out. Either way
     // each bucket must end up holding exactly the last two distinct keys sent to it, with
     // their own values, and every other key must be gone.
-    let mut t = Table::<u32>::new();
+    let t = Table::<u32>::new();
     let keys: Vec<u64> = (1..=100u64).map(|k| k.rotate_right(7)).collect();
     for (i, &k) in keys.iter().enumerate() {
         t.probe(k, || i as u32);

@@ -26,7 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
-use bytemuck::Zeroable;
+use bytemuck::Pod;
 use std::collections::VecDeque;
 use std::fmt::Write;
 use tt_core::Table;
@@ -46,7 +46,7 @@ pub enum Transition {
     Kept,
 }
 
-struct Slot<V: Copy + Zeroable> {
+struct Slot<V: Pod> {
     table: Table<V>,
     /// A name that travels with the table through rotations (A, B, C, ...), for rendering.
     id: usize,
@@ -57,7 +57,7 @@ struct Slot<V: Copy + Zeroable> {
 /// Invariants: there is exactly one table per depth of the horizon; `begin` never allocates
 /// (a rotation moves one table from the front of a ring to the back and clears it); only
 /// `new` and a growing `set_horizon` allocate tables.
-pub struct DepthTables<V: Copy + Zeroable, P: Eq + Clone> {
+pub struct DepthTables<V: Pod, P: Eq + Clone> {
     slots: VecDeque<Slot<V>>,
     prediction: Option<P>,
     /// The position the last `begin` observed.
@@ -72,7 +72,7 @@ pub struct DepthTables<V: Copy + Zeroable, P: Eq + Clone> {
     depth_stats: Vec<tt_core::Stats>,
 }
 
-impl<V: Copy + Zeroable, P: Eq + Clone> DepthTables<V, P> {
+impl<V: Pod, P: Eq + Clone> DepthTables<V, P> {
     /// `horizon` empty tables (at least one), and no prediction.
     pub fn new(horizon: usize) -> Self {
         let mut t = DepthTables {
