@@ -5,6 +5,7 @@ use crate::eval::{Evaluator, PositionEval, StepContext};
 use board::{Board, Piece, Placement, Rules, generate_into};
 use game::{BagState, Carried, PieceSet, locked};
 use hashbrown::HashTable;
+use rayon::prelude::*;
 use std::time::Instant;
 use tt_depth::DepthTables;
 
@@ -116,6 +117,47 @@ pub(crate) struct Buffers {
     pub(crate) ranks: Vec<u64>,
     pub(crate) merge: HashTable<u32>,
     pub(crate) scratch: Scratch,
+    /// One per share of a depth's parents (or of the speculated lines) when the search runs
+    /// on several threads; empty on one.
+    pub(crate) workers: Vec<Worker>,
+    /// The nodes each parent of a depth scored, when its shares ran on several threads: what
+    /// the node limit is checked against, as one thread checks it.
+    pub(crate) parent_nodes: Vec<u64>,
+}
+
+/// What one share of a depth (or of the speculated lines) works in: its own children, merge
+/// table, scratch buffers and counters.
+#[derive(Default)]
+pub(crate) struct Worker {
+    children: Vec<Child>,
+    merge: HashTable<u32>,
+    scratch: Scratch,
+    counters: PassCounters,
+    /// The depth counters when the share started (what its own counts are added to).
+    base: Vec<DepthCounters>,
+    /// Whether the deadline or a stop cut the share short.
+    interrupted: bool,
+}
+
+impl Worker {
+    fn bytes(&self) -> usize {
+        self.children.capacity() * size_of::<Child>()
+            + self.merge.allocation_size()
+            + self.scratch.bytes()
+            + (self.counters.depth.capacity() + self.base.capacity()) * size_of::<DepthCounters>()
+    }
+
+    /// Starts a share: nothing scored yet, the depth counters as the search has them (the
+    /// probing cap reads them).
+    fn start(&mut self, counters: &PassCounters) {
+        self.children.clear();
+        self.merge.clear();
+        self.counters.nodes = 0;
+        self.counters.evaluations = 0;
+        self.counters.depth.clone_from(&counters.depth);
+        self.base.clone_from(&counters.depth);
+        self.interrupted = false;
+    }
 }
 
 /// Buffers reused by every parent and speculated line.
@@ -160,6 +202,9 @@ impl Buffers {
             + self.ranks.capacity() * size_of::<u64>()
             + self.merge.allocation_size()
             + self.scratch.bytes()
+            + self.workers.capacity() * size_of::<Worker>()
+            + self.workers.iter().map(Worker::bytes).sum::<usize>()
+            + self.parent_nodes.capacity() * size_of::<u64>()
     }
 }
 
@@ -194,6 +239,8 @@ pub(crate) struct Pass<'a, E: Evaluator> {
     /// Set from another thread to stop the pass.
     pub(crate) stop: Option<&'a std::sync::atomic::AtomicBool>,
     pub(crate) pieces_placed: u64,
+    /// How many threads share the work (see `Config::search_threads`).
+    pub(crate) threads: usize,
 }
 
 impl<E: Evaluator> Pass<'_, E> {
@@ -206,7 +253,30 @@ impl<E: Evaluator> Pass<'_, E> {
             || self.node_limit.is_some_and(|l| nodes >= l)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Whether the deadline passed or a stop was asked for: what a share of a depth checks
+    /// (the node limit is checked once the depth is done, as one thread would have).
+    #[inline]
+    fn out_of_time(&self) -> bool {
+        self.stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// How many shares `items` things are cut into: [`SHARES_PER_THREAD`] per thread, one
+    /// on one thread.
+    fn shares(&self, items: usize) -> usize {
+        if self.threads <= 1 {
+            1
+        } else {
+            items.min(self.threads * SHARES_PER_THREAD).max(1)
+        }
+    }
 }
+
+/// Shares per search thread: more shares than threads let a thread that finishes early take
+/// another share, where one share each would leave it waiting for the slowest.
+const SHARES_PER_THREAD: usize = 4;
 
 /// The best line found by a pass: placements from the root, and its score.
 pub(crate) struct Line {
@@ -224,10 +294,53 @@ pub(crate) struct Line {
 /// How many other first moves a line reports.
 const ALTERNATIVES: usize = 4;
 
+#[derive(Default)]
 pub(crate) struct PassCounters {
     pub(crate) nodes: u64,
     pub(crate) evaluations: u64,
     pub(crate) depth: Vec<DepthCounters>,
+}
+
+impl PassCounters {
+    /// Adds what `w` counted since its share started.
+    fn absorb(&mut self, w: &Worker) {
+        self.nodes += w.counters.nodes;
+        self.evaluations += w.counters.evaluations;
+        for ((c, now), then) in self.depth.iter_mut().zip(&w.counters.depth).zip(&w.base) {
+            c.lookups += now.lookups - then.lookups;
+            c.hits += now.hits - then.hits;
+        }
+    }
+}
+
+/// Cuts `items` into `shares` runs in order, one worker each, runs `work(first index, run,
+/// worker)` on them together in the current rayon pool, and adds the workers' counts to
+/// `counters`. Returns the workers used, in the order of their runs.
+fn in_shares<'w, T: Send>(
+    items: &mut [T],
+    shares: usize,
+    workers: &'w mut Vec<Worker>,
+    counters: &mut PassCounters,
+    work: impl Fn(usize, &mut [T], &mut Worker) + Sync,
+) -> &'w [Worker] {
+    let size = items.len().div_ceil(shares.max(1)).max(1);
+    let shares = items.len().div_ceil(size);
+    if workers.len() < shares {
+        workers.resize_with(shares, Worker::default);
+    }
+    let workers = &mut workers[..shares];
+    for w in workers.iter_mut() {
+        w.start(counters);
+    }
+    workers
+        .par_iter_mut()
+        .zip(items.par_chunks_mut(size))
+        .enumerate()
+        .for_each(|(i, (w, run))| work(i * size, run, w));
+    for w in workers.iter() {
+        counters.absorb(w);
+    }
+    workers
 }
 
 /// Runs one pass of the beam search from `root`: the levels, then the candidates for the best
@@ -236,13 +349,14 @@ pub(crate) struct PassCounters {
 pub(crate) fn run_pass<E: Evaluator>(
     pass: &Pass<'_, E>,
     root: &Node,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     buf: &mut Buffers,
     counters: &mut PassCounters,
 ) -> Option<Line> {
     let last_full = grow(pass, root, tables, buf, counters)?;
     let levels = &buf.levels[..last_full];
-    let candidates = candidates(pass, levels, tables, &mut buf.scratch, counters);
+    let buffers = (&mut buf.scratch, &mut buf.workers);
+    let candidates = candidates(pass, levels, tables, buffers, counters);
     let chosen = choose(pass.choice, levels, &candidates);
     Some(line_of(levels, &candidates, chosen))
 }
@@ -253,7 +367,7 @@ pub(crate) fn run_pass<E: Evaluator>(
 fn grow<E: Evaluator>(
     pass: &Pass<'_, E>,
     root: &Node,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     buf: &mut Buffers,
     counters: &mut PassCounters,
 ) -> Option<usize> {
@@ -278,24 +392,40 @@ fn grow<E: Evaluator>(
         };
         buf.children.clear();
         buf.merge.clear();
-        for (pi, parent) in parents.iter().enumerate() {
-            // Check the deadline every 16 parents too, not only between depths: one depth of a
-            // wide beam can take longer than the whole budget.
-            if pi % 16 == 15 && pass.interrupted(counters.nodes) {
-                return None;
-            }
-            expand(
+        let shares = pass.shares(parents.len());
+        if shares > 1 {
+            let finished = expand_in_shares(
                 pass,
                 d,
-                pi as u32,
-                parent,
-                tables,
                 parents,
-                &mut buf.children,
-                &mut buf.merge,
-                (&mut buf.scratch.placements, &mut buf.scratch.locked),
+                tables,
+                (&mut buf.children, &mut buf.merge),
+                (&mut buf.workers, &mut buf.parent_nodes, shares),
                 counters,
             );
+            if !finished {
+                return None;
+            }
+        } else {
+            for (pi, parent) in parents.iter().enumerate() {
+                // Check the deadline every 16 parents too, not only between depths: one depth
+                // of a wide beam can take longer than the whole budget.
+                if pi % 16 == 15 && pass.interrupted(counters.nodes) {
+                    return None;
+                }
+                expand(
+                    pass,
+                    d,
+                    pi as u32,
+                    parent,
+                    tables,
+                    parents,
+                    &mut buf.children,
+                    &mut buf.merge,
+                    (&mut buf.scratch.placements, &mut buf.scratch.locked),
+                    counters,
+                );
+            }
         }
         if buf.children.is_empty() {
             break;
@@ -312,12 +442,94 @@ fn grow<E: Evaluator>(
     (last_full > 0).then_some(last_full)
 }
 
+/// Expands `parents` at depth `d` in `shares` runs of consecutive parents, on the search's
+/// threads, each into its own worker's children (merged within the run), then merges the
+/// runs into `children` in order: the children, their order and their merging are what one
+/// thread expanding the parents in order makes, whatever the runs. Returns `false` when the
+/// pass is interrupted: by the clock or a stop within the depth, or by the node limit exactly
+/// where one thread would have been (before every 16th parent, from the nodes each parent
+/// scored), and then counts the nodes one thread would have.
+#[allow(clippy::too_many_arguments)]
+fn expand_in_shares<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    d: usize,
+    parents: &[Node],
+    tables: &DepthTables<PositionEval, Board>,
+    (children, merge): (&mut Vec<Child>, &mut HashTable<u32>),
+    (workers, parent_nodes, shares): (&mut Vec<Worker>, &mut Vec<u64>, usize),
+    counters: &mut PassCounters,
+) -> bool {
+    parent_nodes.clear();
+    parent_nodes.resize(parents.len(), 0);
+    let nodes_before = counters.nodes;
+    let work = |first: usize, nodes: &mut [u64], w: &mut Worker| {
+        for (j, n) in nodes.iter_mut().enumerate() {
+            let pi = first + j;
+            if pi % 16 == 15 && pass.out_of_time() {
+                w.interrupted = true;
+                return;
+            }
+            let before = w.counters.nodes;
+            expand(
+                pass,
+                d,
+                pi as u32,
+                &parents[pi],
+                tables,
+                parents,
+                &mut w.children,
+                &mut w.merge,
+                (&mut w.scratch.placements, &mut w.scratch.locked),
+                &mut w.counters,
+            );
+            *n = w.counters.nodes - before;
+        }
+    };
+    let workers = in_shares(parent_nodes, shares, workers, counters, work);
+    if workers.iter().any(|w| w.interrupted) {
+        return false;
+    }
+    if let Some(limit) = pass.node_limit {
+        let mut nodes = nodes_before;
+        for (pi, n) in parent_nodes.iter().enumerate() {
+            if pi % 16 == 15 && nodes >= limit {
+                // The nodes one thread would have scored: a node budget's charge is the
+                // same on any number of threads.
+                counters.nodes = nodes;
+                return false;
+            }
+            nodes += n;
+        }
+    }
+    for w in workers {
+        for c in &w.children {
+            let h = merge_hash(c);
+            let twin = merge
+                .find(h, |&i| same_state(&children[i as usize], c, parents))
+                .copied();
+            keep_merged(children, merge, h, twin, *c);
+        }
+    }
+    true
+}
+
+/// Whether two children of `parents` are the same state: the key and the carried state, then
+/// the boards (derived only when all else is equal).
+#[inline]
+fn same_state(a: &Child, b: &Child, parents: &[Node]) -> bool {
+    a.key == b.key
+        && a.carried == b.carried
+        && a.next == b.next
+        && a.hold == b.hold
+        && a.board(parents) == b.board(parents)
+}
+
 /// The candidates for the best line, as (level, index, score), best first.
 fn candidates<E: Evaluator>(
     pass: &Pass<'_, E>,
     levels: &[Vec<Node>],
-    tables: &mut DepthTables<PositionEval, Board>,
-    scratch: &mut Scratch,
+    tables: &DepthTables<PositionEval, Board>,
+    (scratch, workers): (&mut Scratch, &mut Vec<Worker>),
     counters: &mut PassCounters,
 ) -> Vec<(usize, usize, i32)> {
     // The candidates for the best line, as (level, index): the final level, sorted best
@@ -342,19 +554,33 @@ fn candidates<E: Evaluator>(
                 .then(levels[a.0][a.1].seq.cmp(&levels[b.0][b.1].seq))
         });
         candidates.truncate(pass.speculate_top);
-        for c in &mut candidates {
-            let node = levels[c.0][c.1];
-            c.2 = speculate(pass, c.0 + 1, &node, possible, tables, scratch, counters);
-        }
+        let one = |n: &Node, d, scratch: &mut Scratch, counters: &mut PassCounters| {
+            speculate(pass, d, n, possible, tables, scratch, counters)
+        };
+        value_each(
+            pass,
+            levels,
+            &mut candidates,
+            (scratch, workers),
+            counters,
+            one,
+        );
         // The best of those by their one-piece expectation also look a second piece
         // ahead; only they remain candidates, so that lines are compared at one depth.
         if pass.speculate_deep > 0 {
             candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
             candidates.truncate(pass.speculate_deep);
-            for c in &mut candidates {
-                let node = levels[c.0][c.1];
-                c.2 = speculate_two(pass, c.0 + 1, &node, bag, tables, scratch, counters);
-            }
+            let two = |n: &Node, d, scratch: &mut Scratch, counters: &mut PassCounters| {
+                speculate_two(pass, d, n, bag, tables, scratch, counters)
+            };
+            value_each(
+                pass,
+                levels,
+                &mut candidates,
+                (scratch, workers),
+                counters,
+                two,
+            );
         }
         // A stable sort keeps the order above among equal expectations.
         candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
@@ -369,6 +595,31 @@ fn candidates<E: Evaluator>(
         );
     }
     candidates
+}
+
+/// Sets the score of each candidate (level, index, score) to `value(its node, the depth
+/// below it, scratch, counters)`: in order on one thread, or in shares on the search's
+/// threads (each value depends on the node alone, so the split changes no score).
+fn value_each<E: Evaluator>(
+    pass: &Pass<'_, E>,
+    levels: &[Vec<Node>],
+    candidates: &mut [(usize, usize, i32)],
+    (scratch, workers): (&mut Scratch, &mut Vec<Worker>),
+    counters: &mut PassCounters,
+    value: impl Fn(&Node, usize, &mut Scratch, &mut PassCounters) -> i32 + Sync,
+) {
+    let shares = pass.shares(candidates.len());
+    if shares > 1 {
+        in_shares(candidates, shares, workers, counters, |_, run, w| {
+            for c in run {
+                c.2 = value(&levels[c.0][c.1], c.0 + 1, &mut w.scratch, &mut w.counters);
+            }
+        });
+    } else {
+        for c in candidates {
+            c.2 = value(&levels[c.0][c.1], c.0 + 1, scratch, counters);
+        }
+    }
 }
 
 /// The first move of the candidate at (level `d`, index `i`).
@@ -463,7 +714,7 @@ fn speculate<E: Evaluator>(
     d: usize,
     node: &Node,
     possible: PieceSet,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     scratch: &mut Scratch,
     counters: &mut PassCounters,
 ) -> i32 {
@@ -567,7 +818,7 @@ fn speculate_two<E: Evaluator>(
     d: usize,
     node: &Node,
     bag: BagState,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     scratch: &mut Scratch,
     counters: &mut PassCounters,
 ) -> i32 {
@@ -640,7 +891,7 @@ fn speculated_children<E: Evaluator>(
     d: usize,
     node: &Node,
     piece: Piece,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
     mut visit: impl FnMut(&Locked, &Child, Option<Piece>, bool),
@@ -671,7 +922,7 @@ fn speculated_option<E: Evaluator>(
     d: usize,
     node: &Node,
     (placed, hold, held): (Piece, Option<Piece>, bool),
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
     mut visit: impl FnMut(&Locked, &Child),
@@ -717,12 +968,13 @@ type Choice = (Piece, Option<Piece>, usize, bool);
 /// Generates every child of `parent` (placing the next piece, or holding), scores it through
 /// the depth-`d` table, and merges identical states.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn expand<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
     parent_index: u32,
     parent: &Node,
-    tables: &mut DepthTables<PositionEval, Board>,
+    tables: &DepthTables<PositionEval, Board>,
     parents: &[Node],
     children: &mut Vec<Child>,
     merge: &mut HashTable<u32>,
@@ -855,7 +1107,7 @@ fn score_locked<E: Evaluator>(
     (piece, hold, next, held): (Piece, Option<Piece>, u8, bool),
     pending: &[Piece],
     known: Option<PositionEval>,
-    (tables, probe): (&mut DepthTables<PositionEval, Board>, bool),
+    (tables, probe): (&DepthTables<PositionEval, Board>, bool),
     counters: &mut PassCounters,
 ) -> Child {
     let (board, outcome, key, p) = (&l.board, &l.outcome, l.key, &l.placement);
@@ -864,7 +1116,7 @@ fn score_locked<E: Evaluator>(
     } else if probe {
         let c = &mut counters.depth[d];
         c.lookups += 1;
-        match tables.table(d).lookup(key) {
+        match tables.table_ref(d).lookup(key) {
             Ok(v) => {
                 c.hits += 1;
                 v
@@ -956,7 +1208,7 @@ fn find_state(
 
 /// Adds `child` (merge hash `h`), or, when it is the state at `twin`, keeps the better of the
 /// two (the first on a tie, so the result depends on nothing but generation order).
-#[inline]
+#[inline(always)]
 fn keep_merged(
     children: &mut Vec<Child>,
     merge: &mut HashTable<u32>,

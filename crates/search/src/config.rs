@@ -76,7 +76,17 @@ pub struct Config {
     pub move_choice: MoveChoice,
     /// What moves cost in frames, for the evaluator's time terms.
     pub frame_costs: FrameCosts,
+    /// How many threads a search splits its work among: each depth's parents, and the lines
+    /// it speculates on, are shared out, and the threads probe and store the same per-depth
+    /// tables. The threads come from the rayon pool the search runs in (the global one,
+    /// unless the caller installed another), so at most that pool's size run at once. The
+    /// number changes the work's speed, never the move. 1 (the default) searches on the
+    /// calling thread alone.
+    pub search_threads: usize,
 }
+
+/// The most search threads a setting may ask for.
+pub const MAX_SEARCH_THREADS: usize = 1024;
 
 impl Default for Config {
     fn default() -> Self {
@@ -93,6 +103,7 @@ impl Default for Config {
             speculate_deep_from: 0,
             move_choice: MoveChoice::BestLeaf,
             frame_costs: FrameCosts::default(),
+            search_threads: 1,
         }
     }
 }
@@ -196,6 +207,7 @@ impl Config {
         in_range("speculate_top", self.speculate_top, 0, w)?;
         in_range("speculate_deep", self.speculate_deep, 0, 100)?;
         in_range("speculate_deep_from", self.speculate_deep_from, 0, w)?;
+        in_range("search_threads", self.search_threads, 1, MAX_SEARCH_THREADS)?;
         self.frame_costs.check("frame_costs.")
     }
 }

@@ -358,14 +358,10 @@ impl<E: Evaluator> Engine<E> {
                 node_limit: if firm { None } else { schedule.node_limit },
                 stop: schedule.stop,
                 pieces_placed: state.pieces_placed,
+                threads: self.config.search_threads.max(1),
             };
-            let Some(line) = run_pass(
-                &pass,
-                &root,
-                &mut self.tables,
-                &mut self.buffers,
-                &mut counters,
-            ) else {
+            let Some(line) = run_pass(&pass, &root, &self.tables, &mut self.buffers, &mut counters)
+            else {
                 break;
             };
             self.tables.predict(line.board_after_first);

@@ -31,8 +31,8 @@ pub mod selfplay;
 
 pub use beam::{DepthCounters, position_key};
 pub use config::{
-    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, MAX_BEAM_WIDTH, MAX_PREVIEWS, MoveChoice,
-    SPECULATED_SHARE,
+    Config, DEFAULT_BEAM_WIDTH, DEFAULT_PREVIEWS, MAX_BEAM_WIDTH, MAX_PREVIEWS, MAX_SEARCH_THREADS,
+    MoveChoice, SPECULATED_SHARE,
 };
 pub use engine::{Budget, Engine, Plan, SearchStats};
 pub use eval::{
