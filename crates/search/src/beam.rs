@@ -6,6 +6,7 @@ use board::{Board, Piece, Placement, Rules, generate_into};
 use game::{BagState, Carried, PieceSet, locked};
 use hashbrown::HashTable;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use tt_depth::DepthTables;
 
@@ -117,25 +118,35 @@ pub(crate) struct Buffers {
     pub(crate) ranks: Vec<u64>,
     pub(crate) merge: HashTable<u32>,
     pub(crate) scratch: Scratch,
-    /// One per share of a depth's parents (or of the speculated lines) when the search runs
-    /// on several threads; empty on one.
+    /// One per search thread when the search runs on several; empty on one.
     pub(crate) workers: Vec<Worker>,
-    /// The nodes each parent of a depth scored, when its shares ran on several threads: what
-    /// the node limit is checked against, as one thread checks it.
-    pub(crate) parent_nodes: Vec<u64>,
+    /// Which worker expanded each parent of a depth, and where its children are: (worker,
+    /// first child, one past the last, nodes scored).
+    pub(crate) by_parent: Vec<Expanded>,
 }
 
-/// What one share of a depth (or of the speculated lines) works in: its own children, merge
-/// table, scratch buffers and counters.
+/// A parent expanded on one of several threads: (parent or worker, its first child in that
+/// worker's children, one past its last, nodes scored).
+type Expanded = (u32, u32, u32, u64);
+
+/// What one search thread works in while a depth's parents (or the speculated lines) are
+/// shared out: its own children, merge table, scratch buffers and counters, and what it took.
+/// Aligned to two cache lines, so that two threads writing their own workers never write
+/// one line.
 #[derive(Default)]
+#[repr(align(128))]
 pub(crate) struct Worker {
     children: Vec<Child>,
     merge: HashTable<u32>,
     scratch: Scratch,
     counters: PassCounters,
-    /// The depth counters when the share started (what its own counts are added to).
+    /// The depth counters when the work started (what its own counts are added to).
     base: Vec<DepthCounters>,
-    /// Whether the deadline or a stop cut the share short.
+    /// The parents it expanded: (parent, its first child, one past its last, nodes scored).
+    parents: Vec<Expanded>,
+    /// The speculated lines it valued: (index, value).
+    values: Vec<(u32, i32)>,
+    /// Whether the deadline or a stop cut its work short.
     interrupted: bool,
 }
 
@@ -145,13 +156,17 @@ impl Worker {
             + self.merge.allocation_size()
             + self.scratch.bytes()
             + (self.counters.depth.capacity() + self.base.capacity()) * size_of::<DepthCounters>()
+            + self.parents.capacity() * size_of::<Expanded>()
+            + self.values.capacity() * size_of::<(u32, i32)>()
     }
 
-    /// Starts a share: nothing scored yet, the depth counters as the search has them (the
-    /// probing cap reads them).
+    /// Starts a piece of shared work: nothing taken or scored yet, the depth counters as the
+    /// search has them (the probing cap reads them).
     fn start(&mut self, counters: &PassCounters) {
         self.children.clear();
         self.merge.clear();
+        self.parents.clear();
+        self.values.clear();
         self.counters.nodes = 0;
         self.counters.evaluations = 0;
         self.counters.depth.clone_from(&counters.depth);
@@ -204,7 +219,7 @@ impl Buffers {
             + self.scratch.bytes()
             + self.workers.capacity() * size_of::<Worker>()
             + self.workers.iter().map(Worker::bytes).sum::<usize>()
-            + self.parent_nodes.capacity() * size_of::<u64>()
+            + self.by_parent.capacity() * size_of::<Expanded>()
     }
 }
 
@@ -254,29 +269,15 @@ impl<E: Evaluator> Pass<'_, E> {
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Whether the deadline passed or a stop was asked for: what a share of a depth checks
-    /// (the node limit is checked once the depth is done, as one thread would have).
+    /// Whether the deadline passed or a stop was asked for: what the threads sharing a depth
+    /// check (the node limit is checked once the depth is done, as one thread would have).
     #[inline]
     fn out_of_time(&self) -> bool {
         self.stop
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
-
-    /// How many shares `items` things are cut into: [`SHARES_PER_THREAD`] per thread, one
-    /// on one thread.
-    fn shares(&self, items: usize) -> usize {
-        if self.threads <= 1 {
-            1
-        } else {
-            items.min(self.threads * SHARES_PER_THREAD).max(1)
-        }
-    }
 }
-
-/// Shares per search thread: more shares than threads let a thread that finishes early take
-/// another share, where one share each would leave it waiting for the slowest.
-const SHARES_PER_THREAD: usize = 4;
 
 /// The best line found by a pass: placements from the root, and its score.
 pub(crate) struct Line {
@@ -313,30 +314,35 @@ impl PassCounters {
     }
 }
 
-/// Cuts `items` into `shares` runs in order, one worker each, runs `work(first index, run,
-/// worker)` on them together in the current rayon pool, and adds the workers' counts to
-/// `counters`. Returns the workers used, in the order of their runs.
-fn in_shares<'w, T: Send>(
-    items: &mut [T],
-    shares: usize,
+/// Runs `work(index, worker)` for every index below `items` on `threads` workers together in
+/// the current rayon pool, each taking the next index not yet taken, so that a thread that
+/// started late or met slower items does less; then adds the workers' counts to `counters`.
+/// Returns the workers used.
+fn together<'w>(
+    items: usize,
+    threads: usize,
     workers: &'w mut Vec<Worker>,
     counters: &mut PassCounters,
-    work: impl Fn(usize, &mut [T], &mut Worker) + Sync,
+    work: impl Fn(usize, &mut Worker) + Sync,
 ) -> &'w [Worker] {
-    let size = items.len().div_ceil(shares.max(1)).max(1);
-    let shares = items.len().div_ceil(size);
-    if workers.len() < shares {
-        workers.resize_with(shares, Worker::default);
+    let threads = threads.clamp(1, items.max(1));
+    if workers.len() < threads {
+        workers.resize_with(threads, Worker::default);
     }
-    let workers = &mut workers[..shares];
+    let workers = &mut workers[..threads];
     for w in workers.iter_mut() {
         w.start(counters);
     }
-    workers
-        .par_iter_mut()
-        .zip(items.par_chunks_mut(size))
-        .enumerate()
-        .for_each(|(i, (w, run))| work(i * size, run, w));
+    let next = AtomicUsize::new(0);
+    workers.par_iter_mut().for_each(|w| {
+        while !w.interrupted {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= items {
+                break;
+            }
+            work(i, w);
+        }
+    });
     for w in workers.iter() {
         counters.absorb(w);
     }
@@ -392,15 +398,14 @@ fn grow<E: Evaluator>(
         };
         buf.children.clear();
         buf.merge.clear();
-        let shares = pass.shares(parents.len());
-        if shares > 1 {
-            let finished = expand_in_shares(
+        if pass.threads > 1 && parents.len() > 1 {
+            let finished = expand_together(
                 pass,
                 d,
                 parents,
                 tables,
                 (&mut buf.children, &mut buf.merge),
-                (&mut buf.workers, &mut buf.parent_nodes, shares),
+                (&mut buf.workers, &mut buf.by_parent),
                 counters,
             );
             if !finished {
@@ -420,8 +425,7 @@ fn grow<E: Evaluator>(
                     parent,
                     tables,
                     parents,
-                    &mut buf.children,
-                    &mut buf.merge,
+                    (&mut buf.children, &mut buf.merge, true),
                     (&mut buf.scratch.placements, &mut buf.scratch.locked),
                     counters,
                 );
@@ -442,67 +446,70 @@ fn grow<E: Evaluator>(
     (last_full > 0).then_some(last_full)
 }
 
-/// Expands `parents` at depth `d` in `shares` runs of consecutive parents, on the search's
-/// threads, each into its own worker's children (merged within the run), then merges the
-/// runs into `children` in order: the children, their order and their merging are what one
-/// thread expanding the parents in order makes, whatever the runs. Returns `false` when the
-/// pass is interrupted: by the clock or a stop within the depth, or by the node limit exactly
-/// where one thread would have been (before every 16th parent, from the nodes each parent
-/// scored), and then counts the nodes one thread would have.
-#[allow(clippy::too_many_arguments)]
-fn expand_in_shares<E: Evaluator>(
+/// Expands `parents` at depth `d` on the search's threads, each parent into the children of
+/// the worker that took it (a state met again in that worker takes its evaluation, as in
+/// [`expand`], but every child is kept), then merges them into `children` parent by parent
+/// in order: the children, their order and their merging are what one thread expanding the
+/// parents in order makes. Returns `false` when the pass is interrupted: by the clock or a
+/// stop within the depth, or by the node limit exactly where one thread would have been
+/// (before every 16th parent, from the nodes each parent scored), and then counts the nodes
+/// one thread would have.
+fn expand_together<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
     parents: &[Node],
     tables: &DepthTables<PositionEval, Board>,
     (children, merge): (&mut Vec<Child>, &mut HashTable<u32>),
-    (workers, parent_nodes, shares): (&mut Vec<Worker>, &mut Vec<u64>, usize),
+    (workers, by_parent): (&mut Vec<Worker>, &mut Vec<Expanded>),
     counters: &mut PassCounters,
 ) -> bool {
-    parent_nodes.clear();
-    parent_nodes.resize(parents.len(), 0);
     let nodes_before = counters.nodes;
-    let work = |first: usize, nodes: &mut [u64], w: &mut Worker| {
-        for (j, n) in nodes.iter_mut().enumerate() {
-            let pi = first + j;
-            if pi % 16 == 15 && pass.out_of_time() {
-                w.interrupted = true;
-                return;
-            }
-            let before = w.counters.nodes;
-            expand(
-                pass,
-                d,
-                pi as u32,
-                &parents[pi],
-                tables,
-                parents,
-                &mut w.children,
-                &mut w.merge,
-                (&mut w.scratch.placements, &mut w.scratch.locked),
-                &mut w.counters,
-            );
-            *n = w.counters.nodes - before;
+    let work = |pi: usize, w: &mut Worker| {
+        if pi % 16 == 15 && pass.out_of_time() {
+            w.interrupted = true;
+            return;
         }
+        let (first, before) = (w.children.len() as u32, w.counters.nodes);
+        expand(
+            pass,
+            d,
+            pi as u32,
+            &parents[pi],
+            tables,
+            parents,
+            (&mut w.children, &mut w.merge, false),
+            (&mut w.scratch.placements, &mut w.scratch.locked),
+            &mut w.counters,
+        );
+        let last = w.children.len() as u32;
+        w.parents
+            .push((pi as u32, first, last, w.counters.nodes - before));
     };
-    let workers = in_shares(parent_nodes, shares, workers, counters, work);
+    let workers = together(parents.len(), pass.threads, workers, counters, work);
     if workers.iter().any(|w| w.interrupted) {
         return false;
     }
+    by_parent.clear();
+    by_parent.resize(parents.len(), (0, 0, 0, 0));
+    for (k, w) in workers.iter().enumerate() {
+        for &(pi, first, last, nodes) in &w.parents {
+            by_parent[pi as usize] = (k as u32, first, last, nodes);
+        }
+    }
     if let Some(limit) = pass.node_limit {
         let mut nodes = nodes_before;
-        for (pi, n) in parent_nodes.iter().enumerate() {
+        for (pi, p) in by_parent.iter().enumerate() {
             if pi % 16 == 15 && nodes >= limit {
                 // The nodes one thread would have scored: a node budget's charge is the
                 // same on any number of threads.
                 counters.nodes = nodes;
                 return false;
             }
-            nodes += n;
+            nodes += p.3;
         }
     }
-    for w in workers {
-        for c in &w.children {
+    for &(k, first, last, _) in by_parent.iter() {
+        for c in &workers[k as usize].children[first as usize..last as usize] {
             let h = merge_hash(c);
             let twin = merge
                 .find(h, |&i| same_state(&children[i as usize], c, parents))
@@ -598,8 +605,8 @@ fn candidates<E: Evaluator>(
 }
 
 /// Sets the score of each candidate (level, index, score) to `value(its node, the depth
-/// below it, scratch, counters)`: in order on one thread, or in shares on the search's
-/// threads (each value depends on the node alone, so the split changes no score).
+/// below it, scratch, counters)`: in order on one thread, or on the search's threads (each
+/// value depends on the node alone, so which thread computes it changes nothing).
 fn value_each<E: Evaluator>(
     pass: &Pass<'_, E>,
     levels: &[Vec<Node>],
@@ -608,13 +615,19 @@ fn value_each<E: Evaluator>(
     counters: &mut PassCounters,
     value: impl Fn(&Node, usize, &mut Scratch, &mut PassCounters) -> i32 + Sync,
 ) {
-    let shares = pass.shares(candidates.len());
-    if shares > 1 {
-        in_shares(candidates, shares, workers, counters, |_, run, w| {
-            for c in run {
-                c.2 = value(&levels[c.0][c.1], c.0 + 1, &mut w.scratch, &mut w.counters);
+    if pass.threads > 1 && candidates.len() > 1 {
+        let list: &[(usize, usize, i32)] = candidates;
+        let work = |i: usize, w: &mut Worker| {
+            let c = list[i];
+            let v = value(&levels[c.0][c.1], c.0 + 1, &mut w.scratch, &mut w.counters);
+            w.values.push((i as u32, v));
+        };
+        let workers = together(list.len(), pass.threads, workers, counters, work);
+        for w in workers.iter() {
+            for &(i, v) in &w.values {
+                candidates[i as usize].2 = v;
             }
-        });
+        }
     } else {
         for c in candidates {
             c.2 = value(&levels[c.0][c.1], c.0 + 1, scratch, counters);
@@ -965,8 +978,10 @@ const TOPPED_OUT: i32 = 1_000_000;
 /// afterwards, whether it holds).
 type Choice = (Piece, Option<Piece>, usize, bool);
 
-/// Generates every child of `parent` (placing the next piece, or holding), scores it through
-/// the depth-`d` table, and merges identical states.
+/// Generates every child of `parent` (placing the next piece, or holding) and scores it
+/// through the depth-`d` table; a state already in `children` takes its evaluation from
+/// there, and with `fold` the two are merged into one (without, the child is kept beside it,
+/// for merging in order later).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn expand<E: Evaluator>(
@@ -976,8 +991,7 @@ fn expand<E: Evaluator>(
     parent: &Node,
     tables: &DepthTables<PositionEval, Board>,
     parents: &[Node],
-    children: &mut Vec<Child>,
-    merge: &mut HashTable<u32>,
+    (children, merge, fold): (&mut Vec<Child>, &mut HashTable<u32>, bool),
     (placements, locked): (&mut Vec<Placement>, &mut Vec<Locked>),
     counters: &mut PassCounters,
 ) {
@@ -1031,7 +1045,11 @@ fn expand<E: Evaluator>(
                 (tables, probe),
                 counters,
             );
-            keep_merged(children, merge, h, twin, child);
+            if fold || twin.is_none() {
+                keep_merged(children, merge, h, twin, child);
+            } else {
+                children.push(child);
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
 use board::{Board, Piece, Placement, Rules};
 use game::GameState;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tt_depth::{DepthTables, Transition};
 
@@ -220,7 +220,7 @@ impl<E: Evaluator> Engine<E> {
         state: &GameState,
         widths: &[usize],
         stop: &AtomicBool,
-        on_pass: impl FnMut(&Plan),
+        on_pass: impl FnMut(&Plan) + Send,
     ) -> Option<Plan> {
         let schedule = Schedule {
             widths: widths.iter().map(|&w| w.max(1)).collect(),
@@ -312,8 +312,47 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Runs the passes of `schedule` on `state`, calling `on_pass` with each finished pass's
-    /// plan.
+    /// plan. On several threads the search runs inside a rayon scope of the current pool (the
+    /// global one when the caller is in none), where every other search thread waits for
+    /// work without sleeping until the search ends: a depth's share takes a fraction of a
+    /// millisecond, and a thread that went to sleep between two depths can take longer than
+    /// that to wake up (in a virtual machine especially).
     fn run(
+        &mut self,
+        state: &GameState,
+        schedule: Schedule<'_>,
+        on_pass: impl FnMut(&Plan) + Send,
+    ) -> Option<Plan> {
+        let threads = self.config.search_threads;
+        if threads <= 1 {
+            return self.run_here(state, schedule, on_pass);
+        }
+        let done = AtomicBool::new(false);
+        let done = &done;
+        rayon::scope(|s| {
+            let owner = rayon::current_thread_index();
+            for _ in 1..threads {
+                s.spawn(move |_| {
+                    // On the search's own thread (picked up while it waits for a share) the
+                    // helper would wait for itself: it leaves at once.
+                    if rayon::current_thread_index() == owner {
+                        return;
+                    }
+                    while !done.load(Ordering::Acquire) {
+                        if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                            std::hint::spin_loop();
+                        }
+                    }
+                });
+            }
+            let plan = self.run_here(state, schedule, on_pass);
+            done.store(true, Ordering::Release);
+            plan
+        })
+    }
+
+    /// [`Self::run`] on the calling thread.
+    fn run_here(
         &mut self,
         state: &GameState,
         schedule: Schedule<'_>,
