@@ -44,6 +44,10 @@ pub(crate) struct EngineArgs {
     /// Turn the evaluation cache off (the moves stay the same; only the work changes).
     #[arg(long)]
     pub(crate) no_cache: bool,
+    /// Threads one search splits its work among (the moves stay the same; only the speed
+    /// changes) [default: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=search::MAX_SEARCH_THREADS as i64).map(|v| v as usize))]
+    pub(crate) search_threads: Option<usize>,
     /// Evaluator weights as JSON (fields as in search::Weights; missing fields keep their
     /// defaults); replaces the weights of --engine.
     #[arg(long, value_name = "FILE")]
@@ -77,6 +81,9 @@ impl EngineArgs {
         if self.no_cache {
             config.use_cache = false;
         }
+        if let Some(t) = self.search_threads {
+            config.search_threads = t;
+        }
         let weights = match &self.weights {
             None => base.weights,
             Some(path) => {
@@ -90,6 +97,20 @@ impl EngineArgs {
         };
         Ok((config, weights))
     }
+}
+
+/// Starts the threads a search of `config` runs on: rayon's global pool, `search_threads`
+/// strong (a search on one thread uses none). Call it before the first search.
+pub(crate) fn start_search_threads(config: &Config) -> Result<(), String> {
+    let n = config.search_threads;
+    if n <= 1 {
+        return Ok(());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("search-{i}"))
+        .build_global()
+        .map_err(|e| format!("cannot start {n} search threads: {e}"))
 }
 
 /// The rules and costs of arena games, shared by versus, tune and batch.

@@ -154,11 +154,13 @@ pub(crate) fn play_seeds(
     } else {
         ProgressBar::hidden()
     };
-    // The arena's way of running independent games: a pool of `threads`, results in order.
+    // The arena's way of running independent games: a pool of `threads`, results in order;
+    // each game's search splits its work among `search_threads` of them.
+    let n = threads.max(1).saturating_mul(config.search_threads.max(1));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(n)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        .map_err(|e| format!("cannot start {n} threads: {e}"))?;
     let games = pool.install(|| {
         seeds
             .par_iter()
@@ -432,7 +434,7 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_name = "FILE", requires = "seeds")]
     against: Option<String>,
     /// With --seeds, games played at once (each game's moves are the same at any number;
-    /// only its times change).
+    /// only its times change). Each game's search has --search-threads of its own.
     #[arg(long, default_value_t = 1, requires = "seeds", value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
     /// Pieces to play.
@@ -555,6 +557,9 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
     let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
     let (config, weights) = a.settings(a.engine.engine.as_deref())?;
     settings::check_pps(a.pps)?;
+    if a.seeds.is_none() {
+        settings::start_search_threads(&config)?;
+    }
     let board = match &a.board {
         None if a.page.is_some() => return Err("--page needs a fumen --board".into()),
         None => None,

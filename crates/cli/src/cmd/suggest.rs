@@ -132,6 +132,7 @@ pub(crate) fn suggest(q: Question) -> Result<String, String> {
 /// Runs the command.
 pub(crate) fn run(a: SuggestArgs) -> Result<(), String> {
     let (config, weights) = a.engine.settings()?;
+    settings::start_search_threads(&config)?;
     let answer = suggest(Question {
         board: settings::read_board(a.board.as_deref(), a.page)?,
         queue: settings::parse_queue(&a.queue)?,

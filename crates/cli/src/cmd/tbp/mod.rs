@@ -336,6 +336,7 @@ pub(crate) fn command(a: TbpArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let (config, weights) = a.engine.settings()?;
+    crate::settings::start_search_threads(&config)?;
     run(
         stdin.lock(),
         stdout.lock(),
