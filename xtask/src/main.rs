@@ -1,10 +1,11 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `bench-matrix [--bits 10,12,15,18,20,22] [--pieces N] [--quick]`: builds the CLI in
+//! - `bench-matrix [--bits 10,12,15,18,20,22] [--threads 1,2] [--pieces N] [--quick]`: builds the CLI in
 //!   release (with table statistics) once per `TETRIS_TT_BITS` value, each in its own target
 //!   directory (`target/matrix/bits-N`, so a rerun rebuilds nothing), runs `tetris-tt bench`
 //!   with each, prints one table, writes CSV, JSON and an SVG plot under
-//!   `target/bench-matrix/`, and fails if the games differ: eviction must never change a move.
+//!   `target/bench-matrix/`, and fails if the games differ: eviction must never change a move,
+//!   and neither may the number of search threads (each size plays the game on every count).
 //! - `test-matrix [--bits 1,2,15,22]`: runs the tests of tt-core, tt-depth and search at each
 //!   value, in the workspace's own target directory: the dependencies built for the plain test
 //!   run are reused, and only those three crates are rebuilt for each value.
@@ -33,6 +34,10 @@ enum Cmd {
         /// Pieces of self-play per run (default 200; 40 with --quick).
         #[arg(long)]
         pieces: Option<u64>,
+        /// Comma-separated search-thread counts: each size plays the game on each count (the
+        /// moves must not change) and reports its time per move.
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        threads: Vec<usize>,
         /// A short run for CI: fewer pieces, a faster-building profile.
         #[arg(long)]
         quick: bool,
@@ -55,11 +60,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::BenchMatrix {
             bits,
+            threads,
             pieces,
             quick,
             repeat,
         } => bench_matrix(
             &bits,
+            &threads,
             pieces.unwrap_or(if quick { 40 } else { 200 }),
             repeat.unwrap_or(if quick { 1 } else { 3 }),
             quick,
@@ -172,10 +179,26 @@ struct Row {
     speedup_high: f64,
     repeat: u64,
     evaluations_saved: f64,
+    /// Milliseconds a move on each search-thread count, as `count:ms` separated by `;`.
+    ms_per_move_by_threads: String,
 }
 
-fn bench_matrix(bits: &[u32], pieces: u64, repeat: u32, quick: bool) -> Result<(), String> {
+fn bench_matrix(
+    bits: &[u32],
+    threads: &[usize],
+    pieces: u64,
+    repeat: u32,
+    quick: bool,
+) -> Result<(), String> {
     check_bits(bits)?;
+    if threads.is_empty() {
+        return Err("--threads needs at least one count".into());
+    }
+    let threads_list = threads
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     // --quick builds with the `matrix-quick` profile: release speed, parallel codegen, no debug
     // info, so the builds fit a CI budget.
     let profile = if quick { "matrix-quick" } else { "release" };
@@ -218,6 +241,8 @@ fn bench_matrix(bits: &[u32], pieces: u64, repeat: u32, quick: bool) -> Result<(
                 &pieces.to_string(),
                 "--repeat",
                 &repeat.to_string(),
+                "--search-threads",
+                &threads_list,
             ])
             .stderr(Stdio::inherit())
             .output()
@@ -289,14 +314,27 @@ fn row(bits: u32, v: &Value) -> Result<Row, String> {
             .ok_or("bench output lacks cache_speedup_pairs")?,
         repeat: num(&["repeat"])? as u64,
         evaluations_saved: num(&["evaluations_saved"])?,
+        ms_per_move_by_threads: v["search_threads"]
+            .as_array()
+            .ok_or("bench output lacks search_threads")?
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}:{:.2}",
+                    t["search_threads"].as_u64().unwrap_or(0),
+                    t["ms_per_move"].as_f64().unwrap_or(f64::NAN)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(";"),
     })
 }
 
 fn print_table(rows: &[Row], reference: &str) {
     println!(
-        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations saved | ms/move cache on | ms/move cache off | speedup (median) | pairs | moves digest |"
+        "| bits | bytes/table | table bytes | hit rate | repl/store | evaluations saved | ms/move cache on | ms/move cache off | speedup (median) | pairs | ms/move by search threads | moves digest |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in rows {
         let flag = if r.moves_digest == reference {
             ""
@@ -304,7 +342,7 @@ fn print_table(rows: &[Row], reference: &str) {
             " DIFFERS"
         };
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.1}% | {:.2} | {:.2} | {:.2}x | {} from {:.2} to {:.2} | {}{} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {:.1}% | {:.2} | {:.2} | {:.2}x | {} from {:.2} to {:.2} | {} | {}{} |",
             r.bits,
             r.bytes_per_table,
             r.table_bytes,
@@ -317,6 +355,7 @@ fn print_table(rows: &[Row], reference: &str) {
             r.repeat,
             r.speedup_low,
             r.speedup_high,
+            r.ms_per_move_by_threads,
             r.moves_digest,
             flag
         );
