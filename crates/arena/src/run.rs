@@ -229,11 +229,15 @@ impl<'a> Player<'a> {
                 search::DefaultEvaluator::new(settings.weights.clone()),
             ),
             widths: settings.config.bot_widths(true),
-            think: match (opts.think, settings.speed) {
-                (ThinkCharge::Nodes { nodes_per_ms }, Some(speed)) => ThinkCharge::Nodes {
-                    nodes_per_ms: nodes_per_ms * speed,
+            // A node charge's rate is per search thread, as on a machine with a core for
+            // each: a search on two threads is charged half its nodes' time.
+            think: match opts.think {
+                ThinkCharge::Nodes { nodes_per_ms } => ThinkCharge::Nodes {
+                    nodes_per_ms: nodes_per_ms
+                        * settings.speed.unwrap_or(1.0)
+                        * settings.config.search_threads.max(1) as f64,
                 },
-                (t, _) => t,
+                t => t,
             },
         }
     }

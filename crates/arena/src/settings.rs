@@ -31,6 +31,8 @@ pub struct EngineSettings {
     /// `--think nodes:N` it scores `speed * N` candidates a millisecond, so a budget buys that
     /// many more and a search is charged that much less. `None` is 1. Only with a node charge
     /// ([`crate::MatchOptions::check`]). For effort ladders: the same engine on faster machines.
+    /// The rate is also per search thread (`search_threads`): a node charge counts each
+    /// thread as a core of its own.
     pub speed: Option<f64>,
 }
 

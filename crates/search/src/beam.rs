@@ -120,13 +120,13 @@ pub(crate) struct Buffers {
     pub(crate) scratch: Scratch,
     /// One per search thread when the search runs on several; empty on one.
     pub(crate) workers: Vec<Worker>,
-    /// Which worker expanded each parent of a depth, and where its children are: (worker,
-    /// first child, one past the last, nodes scored).
+    /// Which worker expanded each parent of a depth, and where its children are.
     pub(crate) by_parent: Vec<Expanded>,
 }
 
-/// A parent expanded on one of several threads: (parent or worker, its first child in that
-/// worker's children, one past its last, nodes scored).
+/// A parent expanded on one of several threads: (the parent, or in `Buffers::by_parent` the
+/// worker; its first child in that worker's children; one past its last; the nodes it
+/// scored, in `by_parent` then replaced by its first child's place in generation order).
 type Expanded = (u32, u32, u32, u64);
 
 /// What one search thread works in while a depth's parents (or the speculated lines) are
@@ -137,6 +137,8 @@ type Expanded = (u32, u32, u32, u64);
 #[repr(align(128))]
 pub(crate) struct Worker {
     children: Vec<Child>,
+    /// The states of its share of the hashes, merged, in generation order.
+    kept: Vec<Child>,
     merge: HashTable<u32>,
     scratch: Scratch,
     counters: PassCounters,
@@ -152,7 +154,7 @@ pub(crate) struct Worker {
 
 impl Worker {
     fn bytes(&self) -> usize {
-        self.children.capacity() * size_of::<Child>()
+        (self.children.capacity() + self.kept.capacity()) * size_of::<Child>()
             + self.merge.allocation_size()
             + self.scratch.bytes()
             + (self.counters.depth.capacity() + self.base.capacity()) * size_of::<DepthCounters>()
@@ -396,22 +398,22 @@ fn grow<E: Evaluator>(
         } else {
             &before[d - 1]
         };
-        buf.children.clear();
-        buf.merge.clear();
         if pass.threads > 1 && parents.len() > 1 {
-            let finished = expand_together(
+            let kept = expand_together(
                 pass,
                 d,
                 parents,
                 tables,
-                (&mut buf.children, &mut buf.merge),
                 (&mut buf.workers, &mut buf.by_parent),
+                (&mut buf.ranks, &mut rest[0]),
                 counters,
-            );
-            if !finished {
-                return None;
+            )?;
+            if kept == 0 {
+                break;
             }
         } else {
+            buf.children.clear();
+            buf.merge.clear();
             for (pi, parent) in parents.iter().enumerate() {
                 // Check the deadline every 16 parents too, not only between depths: one depth
                 // of a wide beam can take longer than the whole budget.
@@ -430,39 +432,43 @@ fn grow<E: Evaluator>(
                     counters,
                 );
             }
+            if buf.children.is_empty() {
+                break;
+            }
+            select(
+                &buf.children,
+                parents,
+                pass.width,
+                &mut buf.ranks,
+                &mut rest[0],
+            );
         }
-        if buf.children.is_empty() {
-            break;
-        }
-        select(
-            &buf.children,
-            parents,
-            pass.width,
-            &mut buf.ranks,
-            &mut rest[0],
-        );
         last_full = d + 1;
     }
     (last_full > 0).then_some(last_full)
 }
 
-/// Expands `parents` at depth `d` on the search's threads, each parent into the children of
-/// the worker that took it (a state met again in that worker takes its evaluation, as in
-/// [`expand`], but every child is kept), then merges them into `children` parent by parent
-/// in order: the children, their order and their merging are what one thread expanding the
-/// parents in order makes. Returns `false` when the pass is interrupted: by the clock or a
-/// stop within the depth, or by the node limit exactly where one thread would have been
-/// (before every 16th parent, from the nodes each parent scored), and then counts the nodes
-/// one thread would have.
+/// Expands `parents` at depth `d` on the search's threads and keeps the best `pass.width`
+/// children in `level`, as [`expand`] parent by parent and [`select`] would on one thread.
+///
+/// Each parent goes to the worker that takes it; a state met again in that worker takes the
+/// evaluation found first, but every child is kept. Then each worker merges the states of
+/// its share of the hashes, walking all the children parent by parent in order, so a state is
+/// kept where one thread would have kept it (the best total, the first on a tie) and numbered
+/// by its first occurrence in that order; and the best are selected across the shares by
+/// (total, that number). Returns how many states there were, or `None` when the pass is
+/// interrupted: by the clock or a stop within the depth, or by the node limit exactly where
+/// one thread would have been (before every 16th parent, from the nodes each parent scored),
+/// counting then the nodes one thread would have.
 fn expand_together<E: Evaluator>(
     pass: &Pass<'_, E>,
     d: usize,
     parents: &[Node],
     tables: &DepthTables<PositionEval, Board>,
-    (children, merge): (&mut Vec<Child>, &mut HashTable<u32>),
     (workers, by_parent): (&mut Vec<Worker>, &mut Vec<Expanded>),
+    (ranks, level): (&mut Vec<u64>, &mut Vec<Node>),
     counters: &mut PassCounters,
-) -> bool {
+) -> Option<usize> {
     let nodes_before = counters.nodes;
     let work = |pi: usize, w: &mut Worker| {
         if pi % 16 == 15 && pass.out_of_time() {
@@ -485,10 +491,13 @@ fn expand_together<E: Evaluator>(
         w.parents
             .push((pi as u32, first, last, w.counters.nodes - before));
     };
-    let workers = together(parents.len(), pass.threads, workers, counters, work);
+    let threads = together(parents.len(), pass.threads, workers, counters, work).len();
+    let workers = &mut workers[..threads];
     if workers.iter().any(|w| w.interrupted) {
-        return false;
+        return None;
     }
+    // Each parent's worker and children, and the number of its first child in the order one
+    // thread generates them (in place of the nodes it scored, once those are checked).
     by_parent.clear();
     by_parent.resize(parents.len(), (0, 0, 0, 0));
     for (k, w) in workers.iter().enumerate() {
@@ -496,28 +505,62 @@ fn expand_together<E: Evaluator>(
             by_parent[pi as usize] = (k as u32, first, last, nodes);
         }
     }
-    if let Some(limit) = pass.node_limit {
-        let mut nodes = nodes_before;
-        for (pi, p) in by_parent.iter().enumerate() {
-            if pi % 16 == 15 && nodes >= limit {
-                // The nodes one thread would have scored: a node budget's charge is the
-                // same on any number of threads.
-                counters.nodes = nodes;
-                return false;
+    let mut nodes = nodes_before;
+    let mut ordinal = 0u64;
+    for (pi, p) in by_parent.iter_mut().enumerate() {
+        if pass
+            .node_limit
+            .is_some_and(|limit| pi % 16 == 15 && nodes >= limit)
+        {
+            // The nodes one thread would have scored: a node budget's charge is the same on
+            // any number of threads.
+            counters.nodes = nodes;
+            return None;
+        }
+        nodes += p.3;
+        p.3 = ordinal;
+        ordinal += (p.2 - p.1) as u64;
+    }
+    // The children stay where they were made; each worker merges its share of the states
+    // into `kept`, reading every worker's children.
+    let made: Vec<Vec<Child>> = workers
+        .iter_mut()
+        .map(|w| std::mem::take(&mut w.children))
+        .collect();
+    let by_parent: &[Expanded] = by_parent;
+    workers.par_iter_mut().enumerate().for_each(|(share, w)| {
+        w.kept.clear();
+        w.merge.clear();
+        for &(k, first, last, ordinal) in by_parent {
+            let run = &made[k as usize][first as usize..last as usize];
+            for (j, c) in run.iter().enumerate() {
+                let h = merge_hash(c);
+                if share_of(h, threads) != share {
+                    continue;
+                }
+                let twin = w
+                    .merge
+                    .find(h, |&i| same_state(&w.kept[i as usize], c, parents))
+                    .copied();
+                let seq = (ordinal + j as u64) as u32;
+                keep_merged_as(&mut w.kept, &mut w.merge, h, twin, *c, seq);
             }
-            nodes += p.3;
         }
+    });
+    for (w, children) in workers.iter_mut().zip(made) {
+        w.children = children;
     }
-    for &(k, first, last, _) in by_parent.iter() {
-        for c in &workers[k as usize].children[first as usize..last as usize] {
-            let h = merge_hash(c);
-            let twin = merge
-                .find(h, |&i| same_state(&children[i as usize], c, parents))
-                .copied();
-            keep_merged(children, merge, h, twin, *c);
-        }
-    }
-    true
+    let kept: Vec<&[Child]> = workers.iter().map(|w| &w.kept[..]).collect();
+    let states = kept.iter().map(|k| k.len()).sum();
+    select_across(&kept, parents, pass.width, ranks, level);
+    Some(states)
+}
+
+/// Which of `shares` shares of the states a merge hash belongs to: from its high bits, so
+/// that the bits each share's hash table indexes by stay spread.
+#[inline]
+fn share_of(h: u64, shares: usize) -> usize {
+    (((h >> 32) * shares as u64) >> 32) as usize
 }
 
 /// Whether two children of `parents` are the same state: the key and the carried state, then
@@ -1234,6 +1277,20 @@ fn keep_merged(
     twin: Option<u32>,
     child: Child,
 ) {
+    let seq = children.len() as u32;
+    keep_merged_as(children, merge, h, twin, child, seq);
+}
+
+/// [`keep_merged`], numbering a new state `seq` (its place in generation order).
+#[inline(always)]
+fn keep_merged_as(
+    children: &mut Vec<Child>,
+    merge: &mut HashTable<u32>,
+    h: u64,
+    twin: Option<u32>,
+    child: Child,
+    seq: u32,
+) {
     match twin {
         Some(i) => {
             let old = &mut children[i as usize];
@@ -1246,7 +1303,7 @@ fn keep_merged(
         }
         None => {
             let i = children.len() as u32;
-            children.push(Child { seq: i, ..child });
+            children.push(Child { seq, ..child });
             merge.insert_unique(h, i, |&j| merge_hash(&children[j as usize]));
         }
     }
@@ -1275,6 +1332,35 @@ fn select(
             .iter()
             .map(|&r| children[r as u32 as usize].node(parents)),
     );
+}
+
+/// [`select`] over the states that several workers kept (`kept`, each list in increasing
+/// `seq`, the states' places in generation order): the best `width` by (total, seq), best
+/// first, found back in their lists by `seq`.
+fn select_across(
+    kept: &[&[Child]],
+    parents: &[Node],
+    width: usize,
+    ranks: &mut Vec<u64>,
+    level: &mut Vec<Node>,
+) {
+    ranks.clear();
+    for k in kept {
+        ranks.extend(k.iter().map(rank));
+    }
+    if ranks.len() > width {
+        ranks.select_nth_unstable(width - 1);
+        ranks.truncate(width);
+    }
+    ranks.sort_unstable();
+    level.extend(ranks.iter().map(|&r| {
+        let seq = r as u32;
+        let child = kept
+            .iter()
+            .find_map(|k| k.binary_search_by_key(&seq, |c| c.seq).ok().map(|i| &k[i]))
+            .expect("a ranked state is in its list");
+        child.node(parents)
+    }));
 }
 
 /// A node's place in the ranking as one number, smallest first: higher totals first, then

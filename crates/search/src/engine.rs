@@ -345,9 +345,16 @@ impl<E: Evaluator> Engine<E> {
                     }
                 });
             }
-            let plan = self.run_here(state, schedule, on_pass);
-            done.store(true, Ordering::Release);
-            plan
+            // Set when the search ends, by return or by panic (the helpers would otherwise
+            // wait for it for ever, and the scope for them).
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Ordering::Release);
+                }
+            }
+            let _done = Done(done);
+            self.run_here(state, schedule, on_pass)
         })
     }
 

@@ -127,3 +127,40 @@ fn a_node_budget_answers_the_same_on_every_thread_count() {
     passes.dedup();
     assert!(passes.len() >= 3, "passes finished: {passes:?}");
 }
+
+/// The default evaluator, but for a panic on its 500th position.
+struct PanicsLater(search::DefaultEvaluator, std::sync::atomic::AtomicUsize);
+
+impl search::Evaluator for PanicsLater {
+    fn position(&self, board: &board::Board, hold: Option<board::Piece>) -> search::PositionEval {
+        if self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 500 {
+            panic!("the evaluator gave up");
+        }
+        self.0.position(board, hold)
+    }
+    fn context(
+        &self,
+        eval: &search::PositionEval,
+        step: &search::StepContext<'_>,
+    ) -> search::StepScore {
+        self.0.context(eval, step)
+    }
+}
+
+/// A panic in a search on several threads reaches the caller: the threads waiting for work
+/// are let go, rather than waiting for the end of a search that will not come.
+#[test]
+fn a_panic_on_several_threads_reaches_the_caller() {
+    let state = Game::new(1, 5).state().clone();
+    let caught = in_pool(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let config = Config {
+                search_threads: 2,
+                ..Config::default()
+            };
+            let evaluator = PanicsLater(search::DefaultEvaluator::default(), Default::default());
+            Engine::new(config, evaluator).suggest(&state)
+        }))
+    });
+    assert!(caught.is_err(), "the panic was lost");
+}
