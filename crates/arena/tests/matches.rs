@@ -279,3 +279,34 @@ fn speed_scales_a_sides_node_rate() {
     };
     assert!(wall.check().unwrap_err().contains("speed"));
 }
+
+/// A node charge counts each search thread as a core of its own: a side searching on two
+/// threads plays exactly as that side on one thread at speed 2 (the threads change no move,
+/// and its candidates cost half the time), widening through its free delays included.
+#[test]
+fn search_threads_scale_a_sides_node_rate() {
+    let opts = |a: &str| MatchOptions {
+        a: settings(a),
+        b: settings(r#"{"previews": 2, "think_ms": 2}"#),
+        games: 2,
+        think: arena::ThinkCharge::Nodes {
+            nodes_per_ms: 1000.0,
+        },
+        versus: game::versus::VersusConfig {
+            max_pieces: 30,
+            ..Default::default()
+        },
+        ..MatchOptions::default()
+    };
+    for a in [
+        r#""previews": 2, "think_ms": 8"#,
+        r#""beam_width": 4, "previews": 2, "ponder": true, "widen": true, "think_ms": 2"#,
+    ] {
+        let threads = opts(&format!("{{{a}, \"search_threads\": 2}}"));
+        let speed = opts(&format!("{{{a}, \"speed\": 2}}"));
+        let one = opts(&format!("{{{a}}}"));
+        let (x, y) = (run_match(&threads, |_, _| {}), run_match(&speed, |_, _| {}));
+        assert_eq!(x.game_list, y.game_list, "{a}");
+        assert_ne!(run_match(&one, |_, _| {}).game_list, x.game_list, "{a}");
+    }
+}
