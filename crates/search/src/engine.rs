@@ -214,7 +214,8 @@ impl<E: Evaluator> Engine<E> {
     /// `on_pass` with the plan of every pass that finishes. The prediction for the next search
     /// is always that of the last finished pass. Returns that pass's plan, or `None` when no
     /// pass finished. For thinking in the background; memory stays within what the widest
-    /// width needs (see `docs/tbp.md`).
+    /// width needs (see `docs/tbp.md`). On several search threads `on_pass` is called from
+    /// a thread of the rayon pool, hence `Send`.
     pub fn think(
         &mut self,
         state: &GameState,
