@@ -65,7 +65,7 @@ pub(crate) struct Child {
     parent: u32,
     placement: Placement,
     key: u64,
-    /// Generation order within its depth (its index in the list).
+    /// Its place in generation order within its depth (on one thread, its index in the list).
     seq: u32,
     held: bool,
     eval: PositionEval,
@@ -436,7 +436,7 @@ fn grow<E: Evaluator>(
                 break;
             }
             select(
-                &buf.children,
+                &[&buf.children],
                 parents,
                 pass.width,
                 &mut buf.ranks,
@@ -552,7 +552,7 @@ fn expand_together<E: Evaluator>(
     }
     let kept: Vec<&[Child]> = workers.iter().map(|w| &w.kept[..]).collect();
     let states = kept.iter().map(|k| k.len()).sum();
-    select_across(&kept, parents, pass.width, ranks, level);
+    select(&kept, parents, pass.width, ranks, level);
     Some(states)
 }
 
@@ -1309,35 +1309,12 @@ fn keep_merged_as(
     }
 }
 
-/// Appends the best `width` children (of `parents`) to `level` as nodes, best first; ties go to
-/// the earlier-generated one. Children are ranked through `ranks`, one `u64` each, rather than
-/// moved, and only the chosen ones get their boards back.
+/// Appends the best `width` states to `level` as nodes, best first; ties go to the
+/// earlier-generated one. The states are children of `parents` in one or more lists (one per
+/// worker on several threads), each in increasing `seq`, their places in generation order.
+/// They are ranked through `ranks`, one `u64` each, rather than moved; only the chosen ones
+/// are found back (by `seq`) and get their boards back.
 fn select(
-    children: &[Child],
-    parents: &[Node],
-    width: usize,
-    ranks: &mut Vec<u64>,
-    level: &mut Vec<Node>,
-) {
-    ranks.clear();
-    ranks.extend(children.iter().map(rank));
-    if ranks.len() > width {
-        ranks.select_nth_unstable(width - 1);
-        ranks.truncate(width);
-    }
-    ranks.sort_unstable();
-    // A child's `seq` is its index in `children`.
-    level.extend(
-        ranks
-            .iter()
-            .map(|&r| children[r as u32 as usize].node(parents)),
-    );
-}
-
-/// [`select`] over the states that several workers kept (`kept`, each list in increasing
-/// `seq`, the states' places in generation order): the best `width` by (total, seq), best
-/// first, found back in their lists by `seq`.
-fn select_across(
     kept: &[&[Child]],
     parents: &[Node],
     width: usize,
@@ -1355,9 +1332,13 @@ fn select_across(
     ranks.sort_unstable();
     level.extend(ranks.iter().map(|&r| {
         let seq = r as u32;
+        // In one thread's list a state's `seq` is its index; elsewhere, a binary search.
         let child = kept
             .iter()
-            .find_map(|k| k.binary_search_by_key(&seq, |c| c.seq).ok().map(|i| &k[i]))
+            .find_map(|k| match k.get(seq as usize) {
+                Some(c) if c.seq == seq => Some(c),
+                _ => k.binary_search_by_key(&seq, |c| c.seq).ok().map(|i| &k[i]),
+            })
             .expect("a ranked state is in its list");
         child.node(parents)
     }));

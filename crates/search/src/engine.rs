@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::eval::{DefaultEvaluator, Evaluator, PositionEval};
 use board::{Board, Piece, Placement, Rules};
 use game::GameState;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tt_depth::{DepthTables, Transition};
 
@@ -214,14 +214,13 @@ impl<E: Evaluator> Engine<E> {
     /// `on_pass` with the plan of every pass that finishes. The prediction for the next search
     /// is always that of the last finished pass. Returns that pass's plan, or `None` when no
     /// pass finished. For thinking in the background; memory stays within what the widest
-    /// width needs (see `docs/tbp.md`). On several search threads `on_pass` is called from
-    /// a thread of the rayon pool, hence `Send`.
+    /// width needs (see `docs/tbp.md`).
     pub fn think(
         &mut self,
         state: &GameState,
         widths: &[usize],
         stop: &AtomicBool,
-        on_pass: impl FnMut(&Plan) + Send,
+        on_pass: impl FnMut(&Plan),
     ) -> Option<Plan> {
         let schedule = Schedule {
             widths: widths.iter().map(|&w| w.max(1)).collect(),
@@ -313,54 +312,9 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Runs the passes of `schedule` on `state`, calling `on_pass` with each finished pass's
-    /// plan. On several threads the search runs inside a rayon scope of the current pool (the
-    /// global one when the caller is in none), where every other search thread waits for
-    /// work without sleeping until the search ends: a depth's share takes a fraction of a
-    /// millisecond, and a thread that went to sleep between two depths can take longer than
-    /// that to wake up (in a virtual machine especially).
+    /// plan. On several search threads the work of each depth is shared out in the current
+    /// rayon pool (the global one when the caller is in none).
     fn run(
-        &mut self,
-        state: &GameState,
-        schedule: Schedule<'_>,
-        on_pass: impl FnMut(&Plan) + Send,
-    ) -> Option<Plan> {
-        let threads = self.config.search_threads;
-        if threads <= 1 {
-            return self.run_here(state, schedule, on_pass);
-        }
-        let done = AtomicBool::new(false);
-        let done = &done;
-        rayon::scope(|s| {
-            let owner = rayon::current_thread_index();
-            for _ in 1..threads {
-                s.spawn(move |_| {
-                    // On the search's own thread (picked up while it waits for a share) the
-                    // helper would wait for itself: it leaves at once.
-                    if rayon::current_thread_index() == owner {
-                        return;
-                    }
-                    while !done.load(Ordering::Acquire) {
-                        if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                            std::hint::spin_loop();
-                        }
-                    }
-                });
-            }
-            // Set when the search ends, by return or by panic (the helpers would otherwise
-            // wait for it for ever, and the scope for them).
-            struct Done<'a>(&'a AtomicBool);
-            impl Drop for Done<'_> {
-                fn drop(&mut self) {
-                    self.0.store(true, Ordering::Release);
-                }
-            }
-            let _done = Done(done);
-            self.run_here(state, schedule, on_pass)
-        })
-    }
-
-    /// [`Self::run`] on the calling thread.
-    fn run_here(
         &mut self,
         state: &GameState,
         schedule: Schedule<'_>,

@@ -85,7 +85,7 @@ pub struct StepScore {
 ///     }
 /// }
 /// ```
-pub trait Evaluator: Send + Sync {
+pub trait Evaluator: Sync {
     /// Evaluates a position from its key alone: the board and the held piece.
     fn position(&self, board: &Board, hold: Option<Piece>) -> PositionEval;
     /// Scores the placement that led to a position, given its cached evaluation.

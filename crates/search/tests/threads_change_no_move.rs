@@ -147,8 +147,7 @@ impl search::Evaluator for PanicsLater {
     }
 }
 
-/// A panic in a search on several threads reaches the caller: the threads waiting for work
-/// are let go, rather than waiting for the end of a search that will not come.
+/// A panic in a search on several threads reaches the caller, wherever it happened.
 #[test]
 fn a_panic_on_several_threads_reaches_the_caller() {
     let state = Game::new(1, 5).state().clone();
