@@ -265,10 +265,7 @@ impl<E: Evaluator> Pass<'_, E> {
     /// scored so far), or a stop was asked for.
     #[inline]
     fn interrupted(&self, nodes: u64) -> bool {
-        self.stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-            || self.node_limit.is_some_and(|l| nodes >= l)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.node_limit.is_some_and(|l| nodes >= l) || self.out_of_time()
     }
 
     /// Whether the deadline passed or a stop was asked for: what the threads sharing a depth
