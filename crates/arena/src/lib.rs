@@ -29,14 +29,16 @@
 #![deny(missing_docs)]
 
 mod checkpoint;
+pub mod live;
 mod run;
 mod settings;
 pub mod sprt;
 
 pub use checkpoint::{Checkpoint, fingerprint};
+pub use live::{BotCommand, Forfeit, Live, ServeTbp};
 pub use run::{
-    GameLine, GameRecord, MatchOptions, MatchSummary, MoveRecord, Observer, Outcome, SideRecord,
-    SideSummary, SprtSummary, ThinkCharge, play_game, play_games, run_match, run_match_from,
-    run_match_with,
+    Forfeits, GameLine, GameRecord, Latency, MatchOptions, MatchSummary, MoveRecord, Observer,
+    Outcome, SideLine, SideRecord, SideSummary, SprtSummary, ThinkCharge, play_game, play_games,
+    run_match, run_match_from, run_match_with,
 };
 pub use settings::EngineSettings;

@@ -1,5 +1,6 @@
 //! Playing games and matches.
 
+use crate::live::{Forfeit, Live, LiveSide, Seat};
 use crate::settings::EngineSettings;
 use crate::sprt::{PairStats, Sprt, Verdict};
 use game::GameState;
@@ -78,12 +79,27 @@ pub struct MatchOptions {
     pub think: ThinkCharge,
     /// Keep every move of every game in its record (for writing games out).
     pub record: bool,
+    /// Play live: every side a TBP bot, in real time ([`crate::live`]). `think` is then
+    /// not used: thinking is the wall time a bot takes to answer.
+    pub live: Option<Live>,
 }
 
 impl MatchOptions {
     /// Whether the options make sense together: a think budget (`think_ms`) needs thinking
     /// charged by nodes or by wall time, which say what a search costs.
     pub fn check(&self) -> Result<(), String> {
+        if let Some(live) = &self.live {
+            if live.commands.iter().any(Option::is_none) && live.serve.is_none() {
+                return Err("a live match needs a way to run its engine sides as TBP bots".into());
+            }
+            if !(live.answer_limit_ms > 0.0 && live.answer_limit_ms.is_finite()) {
+                return Err(format!(
+                    "the answer limit must be a positive number of ms, not {}",
+                    live.answer_limit_ms
+                ));
+            }
+            return Ok(());
+        }
         if matches!(self.think, ThinkCharge::PerMove { .. })
             && (self.a.think_ms.is_some() || self.b.think_ms.is_some())
         {
@@ -120,6 +136,7 @@ impl Default for MatchOptions {
             sprt: None,
             think: ThinkCharge::default(),
             record: false,
+            live: None,
         }
     }
 }
@@ -134,6 +151,12 @@ pub struct SideRecord {
     /// Every move, when the match records them.
     #[serde(skip)]
     pub moves: Vec<MoveRecord>,
+    /// Why it lost, when a live bot lost other than by the game's rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
+    /// In a live match, how long each of its answers took, in microseconds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latencies_us: Vec<u32>,
 }
 
 /// One move of a recorded game.
@@ -322,22 +345,100 @@ fn digest_lock(digest: &mut impl Hasher, side: usize, r: &LockReport) {
     digest.write_u8(r.hold as u8);
 }
 
+/// A game's setting out: its pieces and garbage from the match seed and the game's number, and
+/// the side engine A plays.
+fn new_game(opts: &MatchOptions, index: u64) -> (Versus, usize) {
+    let pair = index / 2;
+    let a_side = (index % 2) as usize;
+    let seed = mix(opts.seed, pair);
+    let v = Versus::new(
+        opts.versus.clone(),
+        [mix(seed, 3), mix(seed, 4)],
+        [mix(seed, 1), mix(seed, 2)],
+    );
+    (v, a_side)
+}
+
+/// What a game keeps as its locks come: its digest, and every move when the match records
+/// them.
+struct Recorder {
+    digest: foldhash::fast::FoldHasher<'static>,
+    moves: [Vec<MoveRecord>; 2],
+    record: bool,
+}
+
+impl Recorder {
+    fn new(record: bool) -> Recorder {
+        Recorder {
+            digest: foldhash::fast::FixedState::with_seed(0xd1).build_hasher(),
+            moves: [Vec::new(), Vec::new()],
+            record,
+        }
+    }
+
+    fn lock(&mut self, i: usize, before: board::Board, r: &LockReport) {
+        if self.record {
+            self.moves[i].push(MoveRecord {
+                board: before,
+                placement: r.placement,
+                hold: r.hold,
+                outcome: r.outcome,
+                attack: r.attack,
+                received: r.received,
+            });
+        }
+        digest_lock(&mut self.digest, i, r);
+    }
+
+    /// The finished game's record; `live` has each side's part of a live game.
+    fn finish(
+        mut self,
+        v: &Versus,
+        index: u64,
+        a_side: usize,
+        live: Option<[LiveSide; 2]>,
+    ) -> GameRecord {
+        let mut live = live.map(|l| l.map(Some)).unwrap_or([None, None]);
+        let mut side = |s: usize| {
+            let part = live[s].take().unwrap_or_default();
+            SideRecord {
+                stats: v.side(s).stats().clone(),
+                ending: v.side(s).ending(),
+                moves: std::mem::take(&mut self.moves[s]),
+                forfeit: part.forfeit,
+                latencies_us: part.latencies_us,
+            }
+        };
+        let outcome = match v.winner() {
+            Some(Winner::Side(s)) if s == a_side => Outcome::A,
+            Some(Winner::Side(_)) => Outcome::B,
+            _ => Outcome::Draw,
+        };
+        let frames = (0..2)
+            .map(|s| v.side(s).stats().last_lock)
+            .max()
+            .unwrap_or(0);
+        GameRecord {
+            index,
+            a_side,
+            outcome,
+            sides: [side(a_side), side(1 - a_side)],
+            frames,
+            digest: self.digest.finish(),
+        }
+    }
+}
+
 /// Plays game `index` of a match. Games `2k` and `2k + 1` use the same two piece sequences
 /// and garbage streams, one per side; in the second the engines swap sides, so each engine
-/// plays each sequence once.
+/// plays each sequence once. (A live match plays through its bots instead: see
+/// [`run_match`].)
 pub fn play_game(
     opts: &MatchOptions,
     index: u64,
     mut observer: Option<Observer<'_>>,
 ) -> GameRecord {
-    let pair = index / 2;
-    let a_side = (index % 2) as usize;
-    let seed = mix(opts.seed, pair);
-    let mut v = Versus::new(
-        opts.versus.clone(),
-        [mix(seed, 3), mix(seed, 4)],
-        [mix(seed, 1), mix(seed, 2)],
-    );
+    let (mut v, a_side) = new_game(opts, index);
     // players[side]
     let mut players = if a_side == 0 {
         [&opts.a, &opts.b]
@@ -345,8 +446,7 @@ pub fn play_game(
         [&opts.b, &opts.a]
     }
     .map(|s| Player::new(s, opts));
-    let mut digest = foldhash::fast::FixedState::with_seed(0xd1).build_hasher();
-    let mut moves: [Vec<MoveRecord>; 2] = [Vec::new(), Vec::new()];
+    let mut rec = Recorder::new(opts.record);
     loop {
         match v.next_event() {
             Event::Decide(i) => {
@@ -364,17 +464,7 @@ pub fn play_game(
             Event::Lock(i) => {
                 let before = v.side(i).game().state().board;
                 let r = v.lock(i).expect("a decided move is legal");
-                if opts.record {
-                    moves[i].push(MoveRecord {
-                        board: before,
-                        placement: r.placement,
-                        hold: r.hold,
-                        outcome: r.outcome,
-                        attack: r.attack,
-                        received: r.received,
-                    });
-                }
-                digest_lock(&mut digest, i, &r);
+                rec.lock(i, before, &r);
                 if let Some(obs) = observer.as_mut() {
                     obs(&v, i, &r);
                 }
@@ -382,28 +472,30 @@ pub fn play_game(
             Event::Over => break,
         }
     }
-    let mut side = |s: usize| SideRecord {
-        stats: v.side(s).stats().clone(),
-        ending: v.side(s).ending(),
-        moves: std::mem::take(&mut moves[s]),
-    };
-    let outcome = match v.winner() {
-        Some(Winner::Side(s)) if s == a_side => Outcome::A,
-        Some(Winner::Side(_)) => Outcome::B,
-        _ => Outcome::Draw,
-    };
-    let frames = (0..2)
-        .map(|s| v.side(s).stats().last_lock)
-        .max()
-        .unwrap_or(0);
-    GameRecord {
-        index,
-        a_side,
-        outcome,
-        sides: [side(a_side), side(1 - a_side)],
-        frames,
-        digest: digest.finish(),
-    }
+    rec.finish(&v, index, a_side, None)
+}
+
+/// Plays game `index` of a live match with the bots in `seats` (engine A's, engine B's).
+fn play_live_game(
+    opts: &MatchOptions,
+    live: &Live,
+    index: u64,
+    seats: &mut [Seat; 2],
+    mut observer: Option<Observer<'_>>,
+) -> GameRecord {
+    let (mut v, a_side) = new_game(opts, index);
+    let [a, b] = seats;
+    let by_side = if a_side == 0 { [a, b] } else { [b, a] };
+    let mut rec = Recorder::new(opts.record);
+    let mut before = [0, 1].map(|i| v.side(i).game().state().board);
+    let parts = crate::live::drive_game(opts, live, &mut v, by_side, |v, i, r| {
+        rec.lock(i, before[i], r);
+        before[i] = v.side(i).game().state().board;
+        if let Some(obs) = observer.as_mut() {
+            obs(v, i, r);
+        }
+    });
+    rec.finish(&v, index, a_side, Some(parts))
 }
 
 /// Totals of one engine over a match.
@@ -451,6 +543,12 @@ pub struct SideSummary {
     pub no_move: u64,
     /// Simulated seconds alive, summed over games.
     pub seconds: f64,
+    /// Games lost by forfeit (a live bot's illegal move, timeout, crash or junk), by kind.
+    pub forfeits: Forfeits,
+    /// How long its answers took, in a live match.
+    pub latency: Option<Latency>,
+    #[serde(skip)]
+    latencies_us: Vec<u32>,
     #[serde(skip)]
     height_sum: u64,
     #[serde(skip)]
@@ -474,11 +572,16 @@ impl SideSummary {
         self.height_sum += s.height_sum;
         self.max_height = self.max_height.max(s.max_height);
         self.frames += s.last_lock;
-        match r.ending {
-            Some(Ending::ToppedOut) => self.topped_out += 1,
-            Some(Ending::PushedOver) => self.pushed_over += 1,
-            Some(Ending::NoMove) => self.no_move += 1,
-            None => {}
+        match (r.forfeit, r.ending) {
+            (Some(f), _) => self.forfeits.add(f),
+            (None, Some(Ending::ToppedOut)) => self.topped_out += 1,
+            (None, Some(Ending::PushedOver)) => self.pushed_over += 1,
+            (None, Some(Ending::NoMove)) => self.no_move += 1,
+            (None, None) => {}
+        }
+        if !r.latencies_us.is_empty() {
+            self.latencies_us.extend(&r.latencies_us);
+            self.latency = Latency::of(&self.latencies_us);
         }
         let pieces = self.pieces.max(1) as f64;
         self.app = self.attack as f64 / pieces;
@@ -495,6 +598,71 @@ impl SideSummary {
         self.think_frames_per_piece = (self.think_frames_per_piece * (pieces - s.pieces as f64)
             + s.think_frames as f64)
             / pieces;
+    }
+}
+
+/// Games lost by forfeit, by kind (see [`Forfeit`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Forfeits {
+    /// Moves that do not fit, are not reachable or name the wrong spin.
+    pub illegal: u64,
+    /// Moves of a piece that was not its to play.
+    pub not_in_queue: u64,
+    /// No answer in time.
+    pub timeout: u64,
+    /// The bot exited or could not start.
+    pub crash: u64,
+    /// A line that is not a JSON object, or the rules refused.
+    pub junk: u64,
+}
+
+impl Forfeits {
+    fn add(&mut self, f: Forfeit) {
+        *match f {
+            Forfeit::Illegal => &mut self.illegal,
+            Forfeit::NotInQueue => &mut self.not_in_queue,
+            Forfeit::Timeout => &mut self.timeout,
+            Forfeit::Crash => &mut self.crash,
+            Forfeit::Junk => &mut self.junk,
+        } += 1;
+    }
+
+    /// Forfeits of every kind.
+    pub fn total(&self) -> u64 {
+        self.illegal + self.not_in_queue + self.timeout + self.crash + self.junk
+    }
+}
+
+/// How long a live bot took to answer `suggest`: from the request written to the answer read.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Latency {
+    /// Answers.
+    pub answers: u64,
+    /// The median, in milliseconds.
+    pub median_ms: f64,
+    /// The 90th percentile (nine answers in ten took no longer).
+    pub p90_ms: f64,
+    /// The slowest.
+    pub worst_ms: f64,
+}
+
+impl Latency {
+    /// Of latencies in microseconds; `None` for none.
+    pub fn of(us: &[u32]) -> Option<Latency> {
+        if us.is_empty() {
+            return None;
+        }
+        let mut v = us.to_vec();
+        v.sort_unstable();
+        // The nearest-rank percentile.
+        let at = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+        let ms = |x: u32| x as f64 / 1e3;
+        Some(Latency {
+            answers: v.len() as u64,
+            median_ms: ms(at(0.5)),
+            p90_ms: ms(at(0.9)),
+            worst_ms: ms(v[v.len() - 1]),
+        })
     }
 }
 
@@ -547,6 +715,9 @@ pub struct MatchSummary {
     pub speed_vs_real_time: f64,
     /// Every game: its result and how each side's game ended.
     pub game_list: Vec<GameLine>,
+    /// Whether the match was live ([`crate::live`]): its games depend on the bots' timing, so
+    /// the same seed does not replay them move for move.
+    pub live: bool,
     #[serde(skip)]
     pair_stats: PairStats,
     #[serde(skip)]
@@ -574,6 +745,43 @@ pub struct GameLine {
     pub a_pieces: u64,
     /// Pieces B placed.
     pub b_pieces: u64,
+    /// A's figures in this game.
+    pub a: SideLine,
+    /// B's figures in this game.
+    pub b: SideLine,
+}
+
+/// One side's figures in one game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideLine {
+    /// Attack per piece.
+    pub app: f64,
+    /// Attack per minute of game time.
+    pub apm: f64,
+    /// Pieces per second of game time.
+    pub pps: f64,
+    /// Line-clear delay frames per piece.
+    pub clear_frames_per_piece: f64,
+    /// Its answers' latency, in a live game.
+    pub latency: Option<Latency>,
+    /// Why it lost by forfeit, if it did.
+    pub forfeit: Option<Forfeit>,
+}
+
+impl SideLine {
+    fn of(r: &SideRecord, frame_ms: f64) -> SideLine {
+        let s = &r.stats;
+        let pieces = s.pieces.max(1) as f64;
+        let seconds = (s.last_lock as f64 * frame_ms / 1000.0).max(1e-9);
+        SideLine {
+            app: s.attack as f64 / pieces,
+            apm: s.attack as f64 / (seconds / 60.0),
+            pps: s.pieces as f64 / seconds,
+            clear_frames_per_piece: s.clear_frames as f64 / pieces,
+            latency: Latency::of(&r.latencies_us),
+            forfeit: r.forfeit,
+        }
+    }
 }
 
 impl MatchSummary {
@@ -614,6 +822,8 @@ impl MatchSummary {
             seconds: secs,
             a_pieces: g.sides[0].stats.pieces,
             b_pieces: g.sides[1].stats.pieces,
+            a: SideLine::of(&g.sides[0], frame_ms),
+            b: SideLine::of(&g.sides[1], frame_ms),
         });
     }
 
@@ -655,14 +865,59 @@ pub fn run_match_from(
     done: &[GameRecord],
     on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
+    if let Some(live) = &opts.live {
+        // A bot per engine per game at once, kept from game to game.
+        let mut seats: Vec<[Seat; 2]> = (0..opts.threads.max(1))
+            .map(|_| Seat::pair(opts, live))
+            .collect();
+        let chunk = (opts.threads.max(1) as u64).max(2);
+        let play = |games| play_live_games(opts, live, games, &mut seats);
+        return drive(opts, done, chunk, play, on_game);
+    }
     let chunk = (opts.threads.max(1) as u64 * 4).max(2);
     drive(opts, done, chunk, |games| play_games(opts, games), on_game)
+}
+
+/// Plays games `games` of a live match, a game at a time on each pair of seats, and returns
+/// their records in order.
+fn play_live_games(
+    opts: &MatchOptions,
+    live: &Live,
+    games: std::ops::Range<u64>,
+    seats: &mut [[Seat; 2]],
+) -> Vec<GameRecord> {
+    let next = std::sync::atomic::AtomicU64::new(games.start);
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for pair in seats.iter_mut() {
+            let (next, done) = (&next, &done);
+            scope.spawn(move || {
+                loop {
+                    let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if g >= games.end {
+                        break;
+                    }
+                    let r = play_live_game(opts, live, g, pair, None);
+                    done.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+                }
+            });
+        }
+    });
+    let mut records = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    records.sort_by_key(|r| r.index);
+    records
 }
 
 /// Plays games `games` of a match on `opts.threads` threads and returns their records in
 /// order: the unit of work a distributed runner would hand out (seeds in, records out; see
 /// `tetris-tt batch`).
 pub fn play_games(opts: &MatchOptions, games: std::ops::Range<u64>) -> Vec<GameRecord> {
+    if let Some(live) = &opts.live {
+        let mut seats: Vec<[Seat; 2]> = (0..opts.threads.max(1))
+            .map(|_| Seat::pair(opts, live))
+            .collect();
+        return play_live_games(opts, live, games, &mut seats);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         .build()
@@ -683,6 +938,18 @@ pub fn run_match_with(
     mut observer: impl FnMut(u64, &Versus, usize, &LockReport),
     on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
+    if let Some(live) = &opts.live {
+        let mut seats = Seat::pair(opts, live);
+        let play = |games: std::ops::Range<u64>| {
+            games
+                .map(|g| {
+                    let mut obs = |v: &Versus, side: usize, r: &LockReport| observer(g, v, side, r);
+                    play_live_game(opts, live, g, &mut seats, Some(&mut obs))
+                })
+                .collect()
+        };
+        return drive(opts, &[], 1, play, on_game);
+    }
     drive(
         opts,
         &[],
@@ -709,7 +976,10 @@ fn drive(
 ) -> MatchSummary {
     let start = Instant::now();
     let total = opts.games.div_ceil(2) * 2;
-    let mut summary = MatchSummary::default();
+    let mut summary = MatchSummary {
+        live: opts.live.is_some(),
+        ..MatchSummary::default()
+    };
     let mut next = 0;
     for r in done.iter().take(total as usize) {
         assert_eq!(r.index, next, "resumed games are games 0, 1, ... in order");

@@ -118,7 +118,7 @@ pub(crate) fn start_search_threads(config: &Config) -> Result<(), String> {
 pub(crate) struct ArenaArgs {
     /// Games played at once (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024).map(|v| v as usize))]
-    threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// The rules and timing: ppt (4 ms frames, as bot arenas run), ppt-60hz, or ppt-surge (ppt
     /// with attack growing 5% a second after a minute, so every game ends).
     #[arg(long, default_value = "ppt")]

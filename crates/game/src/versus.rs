@@ -553,6 +553,18 @@ impl Versus {
         Ok(())
     }
 
+    /// Side `i` is still thinking `frames` frames after it was asked (its answer has not come
+    /// yet): its clock moves on by that much, charged as thinking, so that the other side's
+    /// events until then come first. For a front end that runs bots in real time and sees only
+    /// later how long an answer took; [`Versus::decide`] then charges the rest. Panics unless
+    /// the next event is `Decide(i)`.
+    pub fn wait(&mut self, i: usize, frames: u64) {
+        assert_eq!(self.next_event(), Event::Decide(i), "not side {i}'s turn");
+        let s = &mut self.sides[i];
+        s.clock += frames;
+        s.stats.think_frames += frames;
+    }
+
     /// Locks side `i`'s decided move: attack, countering, sending, garbage entering the board,
     /// and the next spawn. Panics unless the next event is `Lock(i)`.
     pub fn lock(&mut self, i: usize) -> Result<LockReport, PlayError> {
@@ -737,6 +749,47 @@ mod tests {
             .into_iter()
             .find(|p| p.cells().iter().all(|c| c.0 == 0) && p.y <= 2)
             .map(|p| (p, false))
+    }
+
+    /// A side still thinking lets the other side's events come first, and a decision charged
+    /// in parts (waiting, then deciding) plays the same game as one charged at once.
+    #[test]
+    fn waiting_then_deciding_is_deciding_with_the_frames_added_up() {
+        // Side 0 thinks 50 frames a move: at once, or 20 waited and 30 at the answer.
+        let play = |split: bool| {
+            let mut v = Versus::new(VersusConfig::default(), [5, 6], [1, 2]);
+            let mut order = Vec::new();
+            while order.len() < 80 {
+                match v.next_event() {
+                    Event::Decide(0)
+                        if split && v.side(0).stats().think_frames.is_multiple_of(50) =>
+                    {
+                        let before = v.side(0).clock();
+                        v.wait(0, 20);
+                        assert_eq!(v.side(0).clock(), before + 20);
+                    }
+                    Event::Decide(i) => {
+                        let mv = lowest(&v.view(i, false));
+                        let frames = if i == 0 && split {
+                            30
+                        } else {
+                            50 * (1 - i as u64)
+                        };
+                        v.decide(i, mv, frames).unwrap();
+                    }
+                    Event::Lock(i) => order.push((i, v.lock(i).unwrap().frame)),
+                    Event::Over => break,
+                }
+            }
+            let pieces = v.side(0).stats().pieces;
+            (order, pieces)
+        };
+        let (once, pieces) = play(false);
+        assert_eq!(play(true), (once.clone(), pieces));
+        assert!(pieces >= 10, "{once:?}");
+        // Side 1 thinks nothing, so it locks more often than side 0 early on.
+        let early = |side| once.iter().take(10).filter(|l| l.0 == side).count();
+        assert!(early(1) > early(0), "{once:?}");
     }
 
     #[test]

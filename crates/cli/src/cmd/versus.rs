@@ -316,6 +316,41 @@ pub(crate) fn print_summary(m: &MatchSummary) {
     for (name, (a, b)) in lines {
         row(&mut out, name, a, b);
     }
+    if m.live {
+        let forfeits = |s: &SideSummary| {
+            let f = &s.forfeits;
+            [f.illegal, f.not_in_queue, f.timeout, f.crash, f.junk]
+        };
+        let names = [
+            "lost: illegal move",
+            "lost: piece not in queue",
+            "lost: no answer in time",
+            "lost: crashed",
+            "lost: junk output",
+        ];
+        for (k, name) in names.into_iter().enumerate() {
+            let (a, b) = (forfeits(&m.a)[k], forfeits(&m.b)[k]);
+            row(&mut out, name, a.to_string(), b.to_string());
+        }
+        let lat = |s: &SideSummary, get: fn(&arena::Latency) -> f64| {
+            s.latency
+                .map_or("-".to_string(), |l| format!("{:.2}", get(&l)))
+        };
+        for (name, get) in [
+            (
+                "answer ms: median",
+                (|l| l.median_ms) as fn(&arena::Latency) -> f64,
+            ),
+            ("answer ms: 90th percentile", |l| l.p90_ms),
+            ("answer ms: worst", |l| l.worst_ms),
+        ] {
+            row(&mut out, name, lat(&m.a, get), lat(&m.b, get));
+        }
+        let _ = writeln!(
+            out,
+            "live: thinking was wall time, so the games depend on the bots' timing and the machine's load; the same seed gives the same pieces and garbage, not the same games"
+        );
+    }
     let _ = writeln!(
         out,
         "{:.1} s, {:.1} games/min, {:.1}x real time per game; match digest {}",
@@ -332,6 +367,26 @@ pub(crate) struct VersusArgs {
     /// Engine B's settings (JSON); without it, the defaults.
     #[arg(long, value_name = "FILE")]
     b: Option<String>,
+    /// Side A is an external TBP bot: this program and its arguments (split as a shell splits
+    /// words). The match is then live (see --live).
+    #[arg(long, value_name = "COMMAND", conflicts_with = "a")]
+    a_cmd: Option<String>,
+    /// Side B is an external TBP bot (as --a-cmd).
+    #[arg(long, value_name = "COMMAND", conflicts_with = "b")]
+    b_cmd: Option<String>,
+    /// Play in real time with every side a TBP bot: engine sides run as `tetris-tt tbp` would
+    /// with their settings (widen: as the bot's default; without: as --fixed), on this
+    /// process's threads. Thinking is then the wall time a bot takes to answer (--think is not
+    /// used), so games do not replay move for move. Implied by --a-cmd and --b-cmd.
+    #[arg(long)]
+    live: bool,
+    /// In a live match, a bot that has not answered a suggest request within this many ms
+    /// loses the game.
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    answer_limit_ms: u64,
+    /// In a live match, let external bots write to standard error (by default it is discarded).
+    #[arg(long)]
+    bot_stderr: bool,
     /// Games to play, in pairs with sides swapped (an SPRT may stop earlier).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     games: u64,
@@ -371,7 +426,20 @@ pub(crate) struct VersusArgs {
 /// Runs the command.
 pub(crate) fn run(a: VersusArgs) -> Result<(), String> {
     settings::check_pps(a.pps)?;
-    let opts = arena::MatchOptions {
+    let commands = [a.a_cmd.as_deref(), a.b_cmd.as_deref()]
+        .map(|c| c.map(arena::BotCommand::parse).transpose());
+    let [ca, cb] = commands;
+    let commands = [
+        ca.map_err(|e| format!("--a-cmd: {e}"))?,
+        cb.map_err(|e| format!("--b-cmd: {e}"))?,
+    ];
+    let live = (a.live || commands.iter().any(Option::is_some)).then(|| arena::Live {
+        commands,
+        answer_limit_ms: a.answer_limit_ms as f64,
+        serve: Some(crate::cmd::tbp::serve()),
+        bot_stderr: a.bot_stderr,
+    });
+    let mut opts = arena::MatchOptions {
         games: a.games,
         seed: a.seed,
         record: a.fumen_out.is_some(),
@@ -385,6 +453,14 @@ pub(crate) fn run(a: VersusArgs) -> Result<(), String> {
             settings::read_settings(a.b.as_deref())?,
         )?
     };
+    if let Some(live) = live {
+        // One game at a time by default: each bot has a core, as in the arenas bots meet in.
+        if a.arena.threads.is_none() {
+            opts.threads = 1;
+        }
+        opts.live = Some(live);
+        opts.check()?;
+    }
     if a.render && a.checkpoint.is_some() {
         return Err("--checkpoint cannot be used with --render (a rendered match is for watching; run the long match without it)".into());
     }

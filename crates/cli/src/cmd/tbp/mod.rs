@@ -10,7 +10,7 @@ mod known;
 mod worker;
 
 use crate::settings::EngineArgs;
-use board::{Placement, Rules};
+use board::Rules;
 use clap::Args;
 use known::{Known, Played, Randomizer, parse_move, parse_piece, parse_rules, parse_start};
 use search::{Config, Plan, Weights};
@@ -304,16 +304,34 @@ impl<W: Write> Bot<W> {
     }
 }
 
-fn move_json(p: &Placement) -> Value {
-    json!({
-        "location": {
-            "type": p.piece.to_char().to_string(),
-            "orientation": p.rotation.name(),
-            "x": p.x,
-            "y": p.y,
+use arena::live::move_json;
+
+/// Runs engines as TBP bots on this process's threads for a live match: each as this command
+/// would with its settings (widening unless `widen` is off, thinking `think_ms` when set),
+/// playing by the match's rules and weighing time by its frame costs.
+pub(crate) fn serve() -> arena::ServeTbp {
+    arena::ServeTbp(std::sync::Arc::new(
+        |s: &arena::EngineSettings,
+         versus: &game::versus::VersusConfig,
+         input: Box<dyn BufRead + Send>,
+         output: Box<dyn Write + Send>| {
+            let config = Config {
+                rules: versus.rules,
+                frame_costs: versus.frame_costs,
+                ..s.config.clone()
+            };
+            let opts = Options {
+                config,
+                weights: s.weights.clone(),
+                think: s
+                    .think_ms
+                    .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1e3)),
+                widen: s.widen,
+            };
+            // The match ends the bot by closing its input; a write error means the same.
+            let _ = run(input, output, opts);
         },
-        "spin": p.spin.name(),
-    })
+    ))
 }
 
 #[derive(Args)]
