@@ -41,12 +41,16 @@ pub struct Checkpoint {
 }
 
 /// A hash of everything that decides the games of `opts`: both settings, the rules, the seed
-/// and how thinking is charged.
+/// and how thinking is charged, and in a live match the bots' commands and answer limit.
 pub fn fingerprint(opts: &MatchOptions) -> String {
-    let text = format!(
+    let mut text = format!(
         "{:?}|{:?}|{:?}|{}|{:?}",
         opts.a, opts.b, opts.versus, opts.seed, opts.think
     );
+    if let Some(live) = &opts.live {
+        // A live match's bots (commands) and answer limit decide its games too.
+        text += &format!("|live {:?} {}", live.commands, live.answer_limit_ms);
+    }
     let mut h = foldhash::fast::FixedState::with_seed(0xc4ec_4b01).build_hasher();
     h.write(text.as_bytes());
     format!("{:016x}", h.finish())

@@ -545,22 +545,21 @@ pub(crate) fn drive_game(
                 let s = &mut sides[i];
                 if s.asked.is_none() {
                     sleep_until(wall(v.side(i).clock()));
+                    // Timed from before the request: a quick bot answers before the write
+                    // returns.
+                    let asked = Instant::now();
                     if let Err(f) = seat_link(seats[i]).send(&json!({"type": "suggest"})) {
                         s.forfeit = Some(f);
                         continue;
                     }
-                    s.asked = Some(Instant::now());
+                    s.asked = Some(asked);
                     s.waited = 0;
                 }
                 let asked = s.asked.expect("asked");
-                let j = 1 - i;
-                let other = v.side(j).next_time();
+                // The other side's next event, if it has one coming.
+                let other = v.due(1 - i);
                 let deadline = asked + limit;
-                let until = if other == u64::MAX {
-                    deadline
-                } else {
-                    deadline.min(wall(other))
-                };
+                let until = other.map_or(deadline, |f| deadline.min(wall(f)));
                 let link = seat_link(seats[i]);
                 let heard = link.next(until);
                 let answer = match heard {
@@ -582,6 +581,7 @@ pub(crate) fn drive_game(
                     None => {
                         // Still thinking when the other side's next event is due: its clock
                         // moves on to there, so that event comes first.
+                        let other = other.expect("only the other side's event ends a wait early");
                         let clock = v.side(i).clock();
                         let mut frames = other.saturating_sub(clock);
                         v.wait(i, frames);

@@ -492,6 +492,14 @@ impl Versus {
         }
     }
 
+    /// The frame of side `i`'s next event; `None` when it has none coming: the game is over,
+    /// or the side has placed its `max_pieces` and waits for the other side to do the same.
+    pub fn due(&self, i: usize) -> Option<u64> {
+        let s = &self.sides[i];
+        let done = s.pending.is_none() && s.stats.pieces >= self.config.max_pieces;
+        (self.winner().is_none() && !done).then(|| s.next_time())
+    }
+
     /// The next event: the side whose next event comes first (a lock before a decision at the
     /// same frame, so a decision sees everything that locked by then; then side 0 first).
     pub fn next_event(&self) -> Event {
@@ -500,12 +508,11 @@ impl Versus {
         }
         let key = |i: usize| {
             let s = &self.sides[i];
-            let max = self.config.max_pieces;
-            if s.pending.is_none() && s.stats.pieces >= max {
-                // Done: waits for the other side to reach the limit too.
-                return (u64::MAX, 1, i);
-            }
-            (s.next_time(), s.pending.is_none() as u8, i)
+            (
+                self.due(i).unwrap_or(u64::MAX),
+                s.pending.is_none() as u8,
+                i,
+            )
         };
         let i = key(0).min(key(1)).2;
         if self.sides[i].pending.is_some() {
