@@ -6,7 +6,9 @@
 //! bot uses, with their per-depth tables carried from move to move (garbage arriving is a
 //! mismatch that clears them). Thinking is charged by a deterministic rule ([`ThinkCharge`]),
 //! so a match replays move for move from its seed. [`sprt`] turns pair scores into Elo with an
-//! error bar and a sequential probability ratio test.
+//! error bar and a sequential probability ratio test. A [`live`] match instead seats Tetris Bot
+//! Protocol bots (any program, or engines served as bots) and plays in real time, as the
+//! arenas bots meet in do.
 //!
 //! ```
 //! use arena::{EngineSettings, MatchOptions, run_match};

@@ -165,6 +165,7 @@ fn run_rendered(
         ..opts.clone()
     };
     let start = Instant::now();
+    let live = opts.live.is_some();
     let mut shown = 0u64;
     let mut boards = [ColorBoard::new(), ColorBoard::new()];
     let mut last_game = u64::MAX;
@@ -185,7 +186,8 @@ fn run_rendered(
             let _ = write!(out, "\x1b[H\x1b[J{frame}");
             let _ = out.flush();
             shown += 1;
-            if pps > 0.0 {
+            // A live game keeps its own time: holding the view back would hold the bots back.
+            if pps > 0.0 && !live {
                 let due = start + Duration::from_secs_f64(shown as f64 / pps);
                 if let Some(wait) = due.checked_duration_since(Instant::now()) {
                     std::thread::sleep(wait);
