@@ -11,10 +11,10 @@
 //! that is not a JSON object loses that game ([`Forfeit`]); it is ended and started again for
 //! the next game.
 
-use crate::run::MatchOptions;
 use crate::settings::EngineSettings;
 use board::{Board, Piece, Placement, Rotation, Spin, generate};
 use game::GameState;
+use game::versus::{Event, LockReport, Versus, VersusConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
@@ -70,12 +70,8 @@ impl BotCommand {
 pub struct ServeTbp(
     #[allow(clippy::type_complexity)]
     pub  Arc<
-        dyn Fn(
-                &EngineSettings,
-                &game::versus::VersusConfig,
-                Box<dyn BufRead + Send>,
-                Box<dyn Write + Send>,
-            ) + Send
+        dyn Fn(&EngineSettings, &VersusConfig, Box<dyn BufRead + Send>, Box<dyn Write + Send>)
+            + Send
             + Sync,
     >,
 );
@@ -213,7 +209,7 @@ impl Link {
     fn in_process(
         serve: &ServeTbp,
         settings: &EngineSettings,
-        versus: &game::versus::VersusConfig,
+        versus: &VersusConfig,
     ) -> Result<Link, String> {
         let (bot_reads, we_write) = std::io::pipe().map_err(|e| format!("a pipe: {e}"))?;
         let (we_read, bot_writes) = std::io::pipe().map_err(|e| format!("a pipe: {e}"))?;
@@ -302,21 +298,21 @@ pub(crate) struct Seat {
 
 impl Seat {
     /// The seats of engine A and engine B.
-    pub(crate) fn pair(opts: &MatchOptions, live: &Live) -> [Seat; 2] {
+    pub(crate) fn pair(a: &EngineSettings, b: &EngineSettings, live: &Live) -> [Seat; 2] {
         let seat = |k: usize, s: &EngineSettings| Seat {
             command: live.commands[k].clone(),
             settings: s.clone(),
             link: None,
         };
-        [seat(0, &opts.a), seat(1, &opts.b)]
+        [seat(0, a), seat(1, b)]
     }
 
     /// The running bot, started (and told the rules) if it is not running.
-    fn ready(&mut self, opts: &MatchOptions, live: &Live) -> Result<&mut Link, Forfeit> {
+    fn ready(&mut self, versus: &VersusConfig, live: &Live) -> Result<&mut Link, Forfeit> {
         if self.link.is_none() {
             let mut link = match (&self.command, &live.serve) {
                 (Some(c), _) => Link::spawn(c, live.bot_stderr),
-                (None, Some(s)) => Link::in_process(s, &self.settings, &opts.versus),
+                (None, Some(s)) => Link::in_process(s, &self.settings, versus),
                 (None, None) => Err("no way to run an engine side live".into()),
             }
             .map_err(|_| Forfeit::Crash)?;
@@ -481,167 +477,202 @@ pub(crate) struct LiveSide {
 /// Drives one live game. `seats[s]` is the seat of the engine on side `s`. Calls `lock` after
 /// every lock with the side; returns each side's part.
 pub(crate) fn drive_game(
-    opts: &MatchOptions,
+    versus: &VersusConfig,
     live: &Live,
-    v: &mut game::versus::Versus,
+    v: &mut Versus,
     seats: [&mut Seat; 2],
-    mut lock: impl FnMut(&game::versus::Versus, usize, &game::versus::LockReport),
+    mut lock: impl FnMut(&Versus, usize, &LockReport),
 ) -> [LiveSide; 2] {
-    use game::versus::Event;
-    let frame = opts.versus.frame_ms.max(0.0);
-    let limit = Duration::from_secs_f64(live.answer_limit_ms.max(0.0) / 1e3);
-    let mut sides: [LiveSide; 2] = Default::default();
-    let mut seats = seats;
+    let mut game = LiveGame {
+        versus,
+        limit: Duration::from_secs_f64(live.answer_limit_ms.max(0.0) / 1e3),
+        sides: Default::default(),
+        seats,
+        t0: Instant::now(),
+    };
     for i in 0..2 {
         let state = v.view(i, false);
-        let started = seats[i]
-            .ready(opts, live)
+        let started = game.seats[i]
+            .ready(versus, live)
             .and_then(|l| l.send(&start_json(&state)));
         match started {
-            Ok(()) => sides[i].told = full_queue(&state),
-            Err(f) => sides[i].forfeit = Some(f),
+            Ok(()) => game.sides[i].told = full_queue(&state),
+            Err(f) => game.sides[i].forfeit = Some(f),
         }
     }
-    let t0 = Instant::now();
-    let wall = |f: u64| t0 + Duration::from_secs_f64(f as f64 * frame / 1e3);
-    let sleep_until = |t: Instant| {
-        let now = Instant::now();
-        if t > now {
-            std::thread::sleep(t - now);
-        }
-    };
+    game.t0 = Instant::now();
     loop {
         match v.next_event() {
             Event::Over => break,
             Event::Lock(i) => {
-                sleep_until(wall(v.side(i).next_time()));
+                game.sleep_until(v.side(i).next_time());
                 let r = v.lock(i).expect("an accepted move is legal");
                 lock(v, i, &r);
-                if r.ending.is_some() || sides[i].forfeit.is_some() {
-                    continue;
-                }
-                let state = v.view(i, false);
-                let now = full_queue(&state);
-                let s = &mut sides[i];
-                let told = if r.received == 0 && now.starts_with(&s.told) {
-                    let new = &now[s.told.len()..];
-                    new.iter().try_for_each(|&p| {
-                        seat_link(seats[i]).send(&json!({"type": "new_piece", "piece": letter(p)}))
-                    })
-                } else {
-                    // Garbage came in (or the queue is not what the bot was told): a new start.
-                    seat_link(seats[i]).send(&start_json(&state))
-                };
-                s.told = now;
-                if let Err(f) = told {
-                    s.forfeit = Some(f);
-                }
+                game.locked(v, i, &r);
             }
-            Event::Decide(i) => {
-                if sides[i].forfeit.is_some() {
-                    v.decide(i, None, 0).expect("no move is always accepted");
-                    continue;
+            Event::Decide(i) => game.decide(v, i),
+        }
+    }
+    game.finish();
+    game.sides
+}
+
+/// A live game's bots and what the arena knows of them.
+struct LiveGame<'a> {
+    versus: &'a VersusConfig,
+    limit: Duration,
+    sides: [LiveSide; 2],
+    seats: [&'a mut Seat; 2],
+    /// When frame 0 was.
+    t0: Instant,
+}
+
+impl LiveGame<'_> {
+    /// When frame `f` is on the wall clock.
+    fn wall(&self, f: u64) -> Instant {
+        self.t0 + Duration::from_secs_f64(f as f64 * self.versus.frame_ms.max(0.0) / 1e3)
+    }
+
+    fn sleep_until(&self, f: u64) {
+        let (t, now) = (self.wall(f), Instant::now());
+        if t > now {
+            std::thread::sleep(t - now);
+        }
+    }
+
+    /// Tells side `i`'s bot what its lock revealed: the new pieces, or a new `start` when
+    /// garbage came in.
+    fn locked(&mut self, v: &Versus, i: usize, r: &LockReport) {
+        if r.ending.is_some() || self.sides[i].forfeit.is_some() {
+            return;
+        }
+        let state = v.view(i, false);
+        let now = full_queue(&state);
+        let (s, link) = (&mut self.sides[i], seat_link(self.seats[i]));
+        let told = if r.received == 0 && now.starts_with(&s.told) {
+            let new = &now[s.told.len()..];
+            new.iter()
+                .try_for_each(|&p| link.send(&json!({"type": "new_piece", "piece": letter(p)})))
+        } else {
+            // Garbage came in (or the queue is not what the bot was told): a new start.
+            link.send(&start_json(&state))
+        };
+        s.told = now;
+        if let Err(f) = told {
+            s.forfeit = Some(f);
+        }
+    }
+
+    /// Side `i`'s turn: asks its bot (once) and waits for the answer, but only until the other
+    /// side's next event is due; then that event comes first and the turn comes back.
+    fn decide(&mut self, v: &mut Versus, i: usize) {
+        if self.sides[i].forfeit.is_some() {
+            v.decide(i, None, 0).expect("no move is always accepted");
+            return;
+        }
+        if self.sides[i].asked.is_none() {
+            self.sleep_until(v.side(i).clock());
+            // Timed from before the request: a quick bot answers before the write returns.
+            let asked = Instant::now();
+            let s = &mut self.sides[i];
+            if let Err(f) = seat_link(self.seats[i]).send(&json!({"type": "suggest"})) {
+                s.forfeit = Some(f);
+                return;
+            }
+            s.asked = Some(asked);
+            s.waited = 0;
+        }
+        let asked = self.sides[i].asked.expect("asked");
+        // The other side's next event, if it has one coming.
+        let other = v.due(1 - i);
+        let deadline = asked + self.limit;
+        let until = other.map_or(deadline, |f| deadline.min(self.wall(f)));
+        let answer = match seat_link(self.seats[i]).next(until) {
+            Some(Heard::Gone) => Err(Forfeit::Crash),
+            Some(Heard::Line(_, l)) if l.is_empty() => return,
+            Some(Heard::Line(t, l)) => match serde_json::from_str::<Value>(&l) {
+                Ok(m) if m.is_object() => {
+                    if m.get("type").and_then(Value::as_str) != Some("suggestion") {
+                        // Anything else a bot may say is ignored, as TBP asks.
+                        return;
+                    }
+                    let state = v.view(i, false);
+                    accept(&m, &state, self.versus.rules)
+                        .map(|mv| (t, mv.map(|(p, hold, m)| (p, hold, m.clone()))))
                 }
-                let s = &mut sides[i];
-                if s.asked.is_none() {
-                    sleep_until(wall(v.side(i).clock()));
-                    // Timed from before the request: a quick bot answers before the write
-                    // returns.
-                    let asked = Instant::now();
-                    if let Err(f) = seat_link(seats[i]).send(&json!({"type": "suggest"})) {
-                        s.forfeit = Some(f);
-                        continue;
-                    }
-                    s.asked = Some(asked);
-                    s.waited = 0;
+                _ => Err(Forfeit::Junk),
+            },
+            None if Instant::now() >= deadline => Err(Forfeit::Timeout),
+            None => {
+                // Still thinking when the other side's next event is due: its clock moves on
+                // to there, so that event comes first.
+                let other = other.expect("only the other side's event ends a wait early");
+                let mut frames = other.saturating_sub(v.side(i).clock());
+                v.wait(i, frames);
+                while v.next_event() == Event::Decide(i) {
+                    v.wait(i, 1);
+                    frames += 1;
                 }
-                let asked = s.asked.expect("asked");
-                // The other side's next event, if it has one coming.
-                let other = v.due(1 - i);
-                let deadline = asked + limit;
-                let until = other.map_or(deadline, |f| deadline.min(wall(f)));
-                let link = seat_link(seats[i]);
-                let heard = link.next(until);
-                let answer = match heard {
-                    Some(Heard::Gone) => Err(Forfeit::Crash),
-                    Some(Heard::Line(_, l)) if l.is_empty() => continue,
-                    Some(Heard::Line(t, l)) => match serde_json::from_str::<Value>(&l) {
-                        Ok(m) if m.is_object() => {
-                            if m.get("type").and_then(Value::as_str) != Some("suggestion") {
-                                // Anything else a bot may say is ignored, as TBP asks.
-                                continue;
-                            }
-                            let state = v.view(i, false);
-                            accept(&m, &state, opts.versus.rules)
-                                .map(|mv| (t, mv.map(|(p, hold, m)| (p, hold, m.clone()))))
-                        }
-                        _ => Err(Forfeit::Junk),
-                    },
-                    None if Instant::now() >= deadline => Err(Forfeit::Timeout),
-                    None => {
-                        // Still thinking when the other side's next event is due: its clock
-                        // moves on to there, so that event comes first.
-                        let other = other.expect("only the other side's event ends a wait early");
-                        let clock = v.side(i).clock();
-                        let mut frames = other.saturating_sub(clock);
-                        v.wait(i, frames);
-                        while v.next_event() == Event::Decide(i) {
-                            v.wait(i, 1);
-                            frames += 1;
-                        }
-                        s.waited += frames;
-                        continue;
-                    }
-                };
-                s.asked = None;
-                match answer {
-                    Ok((t, mv)) => {
-                        let latency = t.saturating_duration_since(asked);
-                        s.latencies_us
-                            .push(latency.as_micros().min(u32::MAX as u128) as u32);
-                        let frames = opts.versus.frames_of_ms(latency.as_secs_f64() * 1e3);
-                        let frames = frames.saturating_sub(s.waited);
-                        let decided = mv.as_ref().map(|(p, hold, _)| (*p, *hold));
-                        v.decide(i, decided, frames)
-                            .expect("an accepted move is reachable");
-                        if let Some((p, _, written)) = mv {
-                            // The bot's own words: a twin orientation of its move is its move.
-                            let played = link.send(&json!({"type": "play", "move": written}));
-                            if let Err(f) = played {
-                                s.forfeit = Some(f);
-                            } else {
-                                let taken = if p.piece == s.told[0] {
-                                    1
-                                } else if v.view(i, false).hold.is_none() {
-                                    // A first hold: the bot will play the next piece too.
-                                    2
-                                } else {
-                                    1
-                                };
-                                s.told.drain(..taken.min(s.told.len()));
-                            }
-                        }
-                    }
-                    Err(f) => {
-                        s.forfeit = Some(f);
-                        v.decide(i, None, 0).expect("no move is always accepted");
-                    }
-                }
+                self.sides[i].waited += frames;
+                return;
+            }
+        };
+        let s = &mut self.sides[i];
+        s.asked = None;
+        let (t, mv) = match answer {
+            Ok(a) => a,
+            Err(f) => {
+                s.forfeit = Some(f);
+                v.decide(i, None, 0).expect("no move is always accepted");
+                return;
+            }
+        };
+        let latency = t.saturating_duration_since(asked);
+        s.latencies_us
+            .push(latency.as_micros().min(u32::MAX as u128) as u32);
+        let frames = self.versus.frames_of_ms(latency.as_secs_f64() * 1e3);
+        let decided = mv.as_ref().map(|(p, hold, _)| (*p, *hold));
+        v.decide(i, decided, frames.saturating_sub(s.waited))
+            .expect("an accepted move is reachable");
+        let Some((p, _, written)) = mv else {
+            return;
+        };
+        // The bot's own words: a twin orientation of its move is its move.
+        match seat_link(self.seats[i]).send(&json!({"type": "play", "move": written})) {
+            Err(f) => s.forfeit = Some(f),
+            Ok(()) => {
+                // A first hold plays the next piece too.
+                let first_hold = p.piece != s.told[0] && v.view(i, false).hold.is_none();
+                let taken = if first_hold { 2 } else { 1 };
+                s.told.drain(..taken.min(s.told.len()));
             }
         }
     }
-    for (i, seat) in seats.iter_mut().enumerate() {
-        let stopped = sides[i].forfeit.is_none()
-            && seat
-                .link
-                .as_mut()
-                .is_some_and(|l| l.send(&json!({"type": "stop"})).is_ok());
-        if !stopped {
-            // A bot that forfeited, or cannot take `stop`, starts afresh next game.
-            seat.end();
+
+    /// Settles both bots once the game is over: `stop`, or an end for one that cannot go on.
+    fn finish(&mut self) {
+        for (i, seat) in self.seats.iter_mut().enumerate() {
+            let side = &self.sides[i];
+            // A bot asked for a move when the game ended still owes its answer: take it now,
+            // or it would be read as the answer to the next game's first request.
+            let settled = match (side.asked, seat.link.as_mut()) {
+                (Some(asked), Some(l)) if side.forfeit.is_none() => {
+                    l.expect("suggestion", asked + self.limit).is_ok()
+                }
+                _ => true,
+            };
+            let stopped = settled
+                && side.forfeit.is_none()
+                && seat
+                    .link
+                    .as_mut()
+                    .is_some_and(|l| l.send(&json!({"type": "stop"})).is_ok());
+            if !stopped {
+                // A bot that forfeited, or cannot take `stop`, starts afresh next game.
+                seat.end();
+            }
         }
     }
-    sides
 }
 
 fn seat_link(seat: &mut Seat) -> &mut Link {

@@ -488,7 +488,7 @@ fn play_live_game(
     let by_side = if a_side == 0 { [a, b] } else { [b, a] };
     let mut rec = Recorder::new(opts.record);
     let mut before = [0, 1].map(|i| v.side(i).game().state().board);
-    let parts = crate::live::drive_game(opts, live, &mut v, by_side, |v, i, r| {
+    let parts = crate::live::drive_game(&opts.versus, live, &mut v, by_side, |v, i, r| {
         rec.lock(i, before[i], r);
         before[i] = v.side(i).game().state().board;
         if let Some(obs) = observer.as_mut() {
@@ -868,7 +868,7 @@ pub fn run_match_from(
     if let Some(live) = &opts.live {
         // A bot per engine per game at once, kept from game to game.
         let mut seats: Vec<[Seat; 2]> = (0..opts.threads.max(1))
-            .map(|_| Seat::pair(opts, live))
+            .map(|_| Seat::pair(&opts.a, &opts.b, live))
             .collect();
         let chunk = (opts.threads.max(1) as u64).max(2);
         let play = |games| play_live_games(opts, live, games, &mut seats);
@@ -914,7 +914,7 @@ fn play_live_games(
 pub fn play_games(opts: &MatchOptions, games: std::ops::Range<u64>) -> Vec<GameRecord> {
     if let Some(live) = &opts.live {
         let mut seats: Vec<[Seat; 2]> = (0..opts.threads.max(1))
-            .map(|_| Seat::pair(opts, live))
+            .map(|_| Seat::pair(&opts.a, &opts.b, live))
             .collect();
         return play_live_games(opts, live, games, &mut seats);
     }
@@ -939,7 +939,7 @@ pub fn run_match_with(
     on_game: impl FnMut(&MatchSummary, &GameRecord),
 ) -> MatchSummary {
     if let Some(live) = &opts.live {
-        let mut seats = Seat::pair(opts, live);
+        let mut seats = Seat::pair(&opts.a, &opts.b, live);
         let play = |games: std::ops::Range<u64>| {
             games
                 .map(|g| {

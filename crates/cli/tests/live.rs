@@ -151,6 +151,21 @@ fn bots_that_crash_hang_cheat_or_print_junk_lose_their_games_and_the_match_goes_
     }
 }
 
+/// A game can end while a bot is still thinking; its late answer must not be taken as the
+/// answer to the next game's first request (it places a piece of the old game).
+#[test]
+fn an_answer_owed_when_a_game_ends_is_not_read_in_the_next_game() {
+    let dir = scratch("owed", 200);
+    // The slow bot takes 60 frames a move, the random one a few: the random one tops out
+    // first, nearly always while the slow one is thinking.
+    let fast = test_bot("random 0", "tag-owed-fast");
+    let slow = test_bot("slow 60", "tag-owed-slow");
+    let m = versus(&dir, &["--a-cmd", &fast, "--b-cmd", &slow, "--games", "6"]);
+    assert_eq!(m["games"], 6);
+    assert_eq!((forfeits(&m["a"]), forfeits(&m["b"])), (0, 0), "{m}");
+    assert!(m["b"]["wins"].as_u64().unwrap() >= 4, "{m}");
+}
+
 #[test]
 fn a_bot_that_cannot_start_loses_every_game_with_a_crash() {
     let dir = scratch("missing", 60);

@@ -251,6 +251,43 @@ fn row(out: &mut String, name: &str, a: String, b: String) {
     let _ = writeln!(out, "  {name:<26}{a:>12}{b:>12}");
 }
 
+/// The rows only a live match has: forfeits by kind and answer latency.
+fn live_rows(out: &mut String, m: &MatchSummary) {
+    let forfeits = |s: &SideSummary| {
+        let f = &s.forfeits;
+        [f.illegal, f.not_in_queue, f.timeout, f.crash, f.junk]
+    };
+    let names = [
+        "lost: illegal move",
+        "lost: piece not in queue",
+        "lost: no answer in time",
+        "lost: crashed",
+        "lost: junk output",
+    ];
+    for (k, name) in names.into_iter().enumerate() {
+        let (a, b) = (forfeits(&m.a)[k], forfeits(&m.b)[k]);
+        row(out, name, a.to_string(), b.to_string());
+    }
+    let lat = |s: &SideSummary, get: fn(&arena::Latency) -> f64| {
+        s.latency
+            .map_or("-".to_string(), |l| format!("{:.2}", get(&l)))
+    };
+    for (name, get) in [
+        (
+            "answer ms: median",
+            (|l| l.median_ms) as fn(&arena::Latency) -> f64,
+        ),
+        ("answer ms: 90th percentile", |l| l.p90_ms),
+        ("answer ms: worst", |l| l.worst_ms),
+    ] {
+        row(out, name, lat(&m.a, get), lat(&m.b, get));
+    }
+    let _ = writeln!(
+        out,
+        "live: thinking was wall time, so the games depend on the bots' timing and the machine's load; the same seed gives the same pieces and garbage, not the same games"
+    );
+}
+
 /// The human-readable summary.
 pub(crate) fn print_summary(m: &MatchSummary) {
     let mut out = String::new();
@@ -319,39 +356,7 @@ pub(crate) fn print_summary(m: &MatchSummary) {
         row(&mut out, name, a, b);
     }
     if m.live {
-        let forfeits = |s: &SideSummary| {
-            let f = &s.forfeits;
-            [f.illegal, f.not_in_queue, f.timeout, f.crash, f.junk]
-        };
-        let names = [
-            "lost: illegal move",
-            "lost: piece not in queue",
-            "lost: no answer in time",
-            "lost: crashed",
-            "lost: junk output",
-        ];
-        for (k, name) in names.into_iter().enumerate() {
-            let (a, b) = (forfeits(&m.a)[k], forfeits(&m.b)[k]);
-            row(&mut out, name, a.to_string(), b.to_string());
-        }
-        let lat = |s: &SideSummary, get: fn(&arena::Latency) -> f64| {
-            s.latency
-                .map_or("-".to_string(), |l| format!("{:.2}", get(&l)))
-        };
-        for (name, get) in [
-            (
-                "answer ms: median",
-                (|l| l.median_ms) as fn(&arena::Latency) -> f64,
-            ),
-            ("answer ms: 90th percentile", |l| l.p90_ms),
-            ("answer ms: worst", |l| l.worst_ms),
-        ] {
-            row(&mut out, name, lat(&m.a, get), lat(&m.b, get));
-        }
-        let _ = writeln!(
-            out,
-            "live: thinking was wall time, so the games depend on the bots' timing and the machine's load; the same seed gives the same pieces and garbage, not the same games"
-        );
+        live_rows(&mut out, m);
     }
     let _ = writeln!(
         out,

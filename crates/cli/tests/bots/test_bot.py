@@ -10,6 +10,7 @@ Usage: test_bot.py MODE [N]
     illegal N     play randomly, then answer the N-th suggest with a move off the board
     junk N        play randomly, then print a line that is not JSON at the N-th suggest
     wrong N       play randomly, then answer the N-th suggest with a piece not in the queue
+    slow N        play randomly, answering every suggest N ms late
 
 The rotation centre and cell offsets are those of the protocol's frame (SRS, y up).
 """
@@ -106,7 +107,7 @@ def main():
         elif kind == "suggest":
             asked += 1
             piece = queue[0]
-            if mode != "random" and asked == n:
+            if mode not in ("random", "slow") and asked == n:
                 if mode == "crash":
                     sys.exit(3)
                 if mode == "hang":
@@ -122,6 +123,8 @@ def main():
                     other = next(p for p in "IOTLJSZ" if p != piece and p != hold and p not in queue[1:2])
                     say({"type": "suggestion", "moves": [move(other, "north", 4, 20)]})
                     continue
+            if mode == "slow":
+                time.sleep(n / 1000)
             options = drops(board, piece)
             rng.shuffle(options)
             say({"type": "suggestion", "moves": [move(piece, o, x, y) for o, x, y in options]})
