@@ -289,6 +289,32 @@ impl Drop for Link {
     }
 }
 
+/// Starts the bot `cmd`, reads its `info`, tells it the rules and waits for `ready`, then asks
+/// it to quit: a check before a match, so that a command that cannot run is an error rather
+/// than a match of forfeits. Returns the name its `info` gives (or the program's name).
+pub fn check_bot(cmd: &BotCommand) -> Result<String, String> {
+    let shown = cmd.argv.join(" ");
+    let mut link = Link::spawn(cmd, false)?;
+    let step = |r: Result<(Instant, Value), Forfeit>, what: &str| {
+        r.map_err(|f| match f {
+            Forfeit::Timeout => format!("{shown}: no {what} within {} s", START_LIMIT.as_secs()),
+            Forfeit::Crash => format!("{shown}: exited before its {what}"),
+            _ => format!("{shown}: answered something other than {what}"),
+        })
+    };
+    let (_, info) = step(link.expect("info", Instant::now() + START_LIMIT), "info")?;
+    link.send(&json!({"type": "rules", "randomizer": "seven_bag"}))
+        .map_err(|_| format!("{shown}: exited before the rules"))?;
+    step(
+        link.expect("ready", Instant::now() + START_LIMIT),
+        "ready (to the 7-bag rules)",
+    )?;
+    Ok(info
+        .get("name")
+        .and_then(Value::as_str)
+        .map_or_else(|| cmd.name(), str::to_string))
+}
+
 /// One engine's seat in a live match: how its bot is started, and the bot while it runs.
 pub(crate) struct Seat {
     command: Option<BotCommand>,

@@ -167,21 +167,29 @@ fn an_answer_owed_when_a_game_ends_is_not_read_in_the_next_game() {
 }
 
 #[test]
-fn a_bot_that_cannot_start_loses_every_game_with_a_crash() {
+fn a_bot_that_cannot_start_is_a_one_line_error_before_the_match() {
     let dir = scratch("missing", 60);
+    let junk = test_bot("junk 1", "tag-junk-start");
+    for (cmd, says) in [
+        ("./no-such-bot", "--b-cmd: cannot start ./no-such-bot"),
+        ("true", "--b-cmd: true: exited before its info"),
+    ] {
+        let out = tetris_tt()
+            .current_dir(&dir)
+            .args(["versus", "--a", "engine.json", "--b-cmd", cmd])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{cmd}");
+        assert!(stderr.contains(says), "{cmd}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // A bot that starts but misbehaves later is still only a forfeit.
     let m = versus(
         &dir,
-        &[
-            "--a",
-            "engine.json",
-            "--b-cmd",
-            "./no-such-bot",
-            "--games",
-            "2",
-        ],
+        &["--a", "engine.json", "--b-cmd", &junk, "--games", "2"],
     );
-    assert_eq!(m["b"]["forfeits"]["crash"], 2, "{m}");
-    assert_eq!(m["a"]["wins"], 2);
+    assert_eq!(m["b"]["forfeits"]["junk"], 2, "{m}");
 }
 
 #[test]

@@ -461,6 +461,13 @@ pub(crate) fn run(a: VersusArgs) -> Result<(), String> {
         )?
     };
     if let Some(live) = live {
+        // A command that cannot run is an error now, not a match of forfeits.
+        for (side, c) in ["--a-cmd", "--b-cmd"].iter().zip(&live.commands) {
+            if let Some(c) = c {
+                let name = arena::live::check_bot(c).map_err(|e| format!("{side}: {e}"))?;
+                eprintln!("tetris-tt: {side} is {name}");
+            }
+        }
         // One game at a time by default: each bot has a core, as in the arenas bots meet in.
         if a.arena.threads.is_none() {
             opts.threads = 1;
