@@ -124,28 +124,6 @@ pub enum Forfeit {
     Junk,
 }
 
-impl Forfeit {
-    /// Every kind, in the order summaries list them.
-    pub const ALL: [Forfeit; 5] = [
-        Forfeit::Illegal,
-        Forfeit::NotInQueue,
-        Forfeit::Timeout,
-        Forfeit::Crash,
-        Forfeit::Junk,
-    ];
-
-    /// The name used in summaries.
-    pub fn name(self) -> &'static str {
-        match self {
-            Forfeit::Illegal => "illegal",
-            Forfeit::NotInQueue => "not_in_queue",
-            Forfeit::Timeout => "timeout",
-            Forfeit::Crash => "crash",
-            Forfeit::Junk => "junk",
-        }
-    }
-}
-
 /// What a bot said, and when it was read.
 enum Heard {
     Line(Instant, String),
