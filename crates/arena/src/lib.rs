@@ -34,6 +34,7 @@ mod checkpoint;
 pub mod live;
 mod run;
 mod settings;
+mod spec;
 pub mod sprt;
 
 pub use checkpoint::{Checkpoint, fingerprint};
@@ -41,6 +42,7 @@ pub use live::{BotCommand, Forfeit, Live, ServeTbp};
 pub use run::{
     Forfeits, GameLine, GameRecord, Latency, MatchOptions, MatchSummary, MoveRecord, Observer,
     Outcome, SideLine, SideRecord, SideSummary, SprtSummary, ThinkCharge, play_game, play_games,
-    run_match, run_match_from, run_match_with,
+    run_match, run_match_by, run_match_from, run_match_with,
 };
 pub use settings::EngineSettings;
+pub use spec::MatchSpec;

@@ -12,8 +12,8 @@ use std::hash::{BuildHasher, Hasher};
 use std::time::Instant;
 
 /// How the arena charges an engine for thinking.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ThinkCharge {
     /// By work done: `nodes / nodes_per_ms` milliseconds. Deterministic: the same match plays
     /// the same way on any machine.
@@ -878,6 +878,20 @@ pub fn run_match_from(
     drive(opts, done, chunk, |games| play_games(opts, games), on_game)
 }
 
+/// [`run_match_from`] with the games coming from `source` instead of being played here: it is
+/// asked for one game at a time, in order (`source(n..n + 1)` returns game `n`), and a source
+/// that returns no game ends the match there, with the games counted so far. For a runner that
+/// plays the games elsewhere (`tetris-tt versus --dispatch`); the summary is the one
+/// [`run_match_from`] gives when the source returns the same games.
+pub fn run_match_by(
+    opts: &MatchOptions,
+    done: &[GameRecord],
+    source: impl FnMut(std::ops::Range<u64>) -> Vec<GameRecord>,
+    on_game: impl FnMut(&MatchSummary, &GameRecord),
+) -> MatchSummary {
+    drive(opts, done, 1, source, on_game)
+}
+
 /// Plays games `games` of a live match, a game at a time on each pair of seats, and returns
 /// their records in order.
 fn play_live_games(
@@ -995,12 +1009,17 @@ fn drive(
     let simulated_before = summary.simulated_seconds;
     'games: while next < total {
         let end = (next + chunk).min(total);
-        for r in &play(next..end) {
+        let records = play(next..end);
+        for r in &records {
             summary.add(r, opts);
             on_game(&summary, r);
             if summary.decided() {
                 break 'games;
             }
+        }
+        if records.len() < (end - next) as usize {
+            // A source that failed: the match ends with the games it gave.
+            break;
         }
         next = end;
     }

@@ -136,6 +136,30 @@ impl EngineSettings {
         })
     }
 
+    /// The settings as one flat JSON object, every field written out, which
+    /// [`EngineSettings::from_json`] reads back to equal settings (the form a match request
+    /// carries to another machine).
+    pub fn to_json(&self) -> Result<Value, String> {
+        let mut all = Map::new();
+        for part in [
+            serde_json::to_value(&self.config),
+            serde_json::to_value(&self.weights),
+        ] {
+            match part {
+                Ok(Value::Object(m)) => all.extend(m),
+                _ => return Err("engine settings: not a JSON object".into()),
+            }
+        }
+        all.insert("ponder".into(), Value::Bool(self.ponder));
+        all.insert("widen".into(), Value::Bool(self.widen));
+        for (k, v) in [("think_ms", self.think_ms), ("speed", self.speed)] {
+            if let Some(v) = v {
+                all.insert(k.into(), serde_json::json!(v));
+            }
+        }
+        Ok(Value::Object(all))
+    }
+
     /// A fresh engine with these settings.
     pub fn engine(&self) -> Engine {
         Engine::new(
@@ -192,6 +216,22 @@ mod tests {
             Some(4.0)
         );
         assert_eq!(EngineSettings::default().speed, None);
+    }
+
+    #[test]
+    fn settings_written_as_json_read_back_equal() {
+        let mut s = EngineSettings::from_json(
+            r#"{"beam_width": 37, "holes": -7, "ponder": true, "widen": true, "think_ms": 2.5, "speed": 1.75}"#,
+        )
+        .unwrap();
+        s.config.frame_costs.hard_drop += 1;
+        for s in [s, EngineSettings::default()] {
+            let text = s.to_json().unwrap().to_string();
+            assert_eq!(EngineSettings::from_json(&text).unwrap(), s, "{text}");
+            // Read over another base, every field still comes from the text.
+            let over = EngineSettings::from_json_over(&text, &Config::without_clock()).unwrap();
+            assert_eq!(over, s);
+        }
     }
 
     #[test]

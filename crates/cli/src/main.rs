@@ -3,6 +3,7 @@
 
 mod cmd;
 mod colorboard;
+mod dispatch;
 mod fumen_out;
 mod settings;
 mod summary;

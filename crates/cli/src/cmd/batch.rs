@@ -25,6 +25,11 @@ pub(crate) struct BatchArgs {
     games: u64,
     #[command(flatten)]
     arena: ArenaArgs,
+    /// The match as a spec file (JSON, an `arena::MatchSpec`, as a dispatching `versus` or
+    /// `tune` writes it in its requests) instead of --a, --b, --seed and the rules options;
+    /// refused when this build reads it back as another match.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b", "seed", "preset", "rules_file", "think"])]
+    spec: Option<String>,
 }
 
 /// Plays games `first..first + games` of the match `opts` and prints one JSON line per game.
@@ -44,6 +49,20 @@ pub(crate) fn batch(opts: &MatchOptions, first: u64, games: u64) -> Result<(), S
 
 /// Runs the command.
 pub(crate) fn run(a: BatchArgs) -> Result<(), String> {
+    if let Some(path) = &a.spec {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read spec file {path}: {e}"))?;
+        let spec: arena::MatchSpec =
+            serde_json::from_str(&text).map_err(|e| format!("spec file {path}: {e}"))?;
+        let threads = a
+            .arena
+            .options(Default::default(), Default::default())?
+            .threads;
+        let opts = spec
+            .options(threads)
+            .map_err(|e| format!("spec file {path}: {e}"))?;
+        return batch(&opts, a.first, a.games);
+    }
     let opts = arena::MatchOptions {
         seed: a.seed,
         ..a.arena.options(

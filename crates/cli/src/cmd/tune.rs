@@ -57,6 +57,44 @@ fn param(all: &[tune::Param], item: &str) -> Result<tune::Param, String> {
     Ok(p)
 }
 
+/// The run's checkpoint when it has one, or a fresh run's state.
+fn open_run(
+    files: &TuneFiles,
+    settings: &EngineSettings,
+    fresh: &Fresh,
+) -> Result<Checkpoint, String> {
+    if files.checkpoint.exists() {
+        return Checkpoint::load(&files.checkpoint);
+    }
+    let all = tune::all_params(&settings.weights);
+    let params = match &fresh.params {
+        None => all,
+        Some(list) => list
+            .split(',')
+            .map(|item| param(&all, item.trim()))
+            .collect::<Result<Vec<_>, String>>()?,
+    };
+    let mut spsa = Spsa::new(params, fresh.seed);
+    spsa.rate = fresh.rate;
+    Ok(Checkpoint {
+        spsa,
+        base: settings.weights.clone(),
+        pairs: fresh.pairs,
+        match_seed: fresh.seed,
+    })
+}
+
+/// A step's games (all of `opts`): played here, or by the runner.
+fn step_games(
+    opts: &MatchOptions,
+    dispatch: Option<&mut crate::dispatch::Dispatcher>,
+) -> Result<Vec<arena::GameRecord>, String> {
+    match dispatch {
+        None => Ok(arena::play_games(opts, 0..opts.games)),
+        Some(d) => d.games(opts, 0..opts.games),
+    }
+}
+
 /// Runs `steps` SPSA steps, resuming from the checkpoint when it exists. Both engines of each
 /// batch use `settings` (its config is what gets tuned at), with the perturbed weights.
 pub(crate) fn tune(
@@ -66,27 +104,9 @@ pub(crate) fn tune(
     fresh: &Fresh,
     steps: u64,
     progress: bool,
+    mut dispatch: Option<&mut crate::dispatch::Dispatcher>,
 ) -> Result<Checkpoint, String> {
-    let mut cp = if files.checkpoint.exists() {
-        Checkpoint::load(&files.checkpoint)?
-    } else {
-        let all = tune::all_params(&settings.weights);
-        let params = match &fresh.params {
-            None => all,
-            Some(list) => list
-                .split(',')
-                .map(|item| param(&all, item.trim()))
-                .collect::<Result<Vec<_>, String>>()?,
-        };
-        let mut spsa = Spsa::new(params, fresh.seed);
-        spsa.rate = fresh.rate;
-        Checkpoint {
-            spsa,
-            base: settings.weights.clone(),
-            pairs: fresh.pairs,
-            match_seed: fresh.seed,
-        }
-    };
+    let mut cp = open_run(files, settings, fresh)?;
     let mut log = read_log(&files.log)?;
     let start: Vec<f64> = tune::all_params(&cp.base)
         .into_iter()
@@ -112,6 +132,7 @@ pub(crate) fn tune(
     for _ in 0..steps {
         let pairs = cp.pairs;
         let seed = cp.match_seed;
+        let mut failed = Ok(());
         let entry = tune::step(&mut cp, |plus, minus, k| {
             let opts = MatchOptions {
                 a: EngineSettings {
@@ -126,10 +147,15 @@ pub(crate) fn tune(
                 seed: seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 ..template.clone()
             };
-            let games = arena::play_games(&opts, 0..2 * pairs);
+            let games = step_games(&opts, dispatch.as_deref_mut()).unwrap_or_else(|e| {
+                failed = Err(e);
+                Vec::new()
+            });
             let score = games.iter().map(|g| g.score()).sum::<f64>() / games.len().max(1) as f64;
             (score, games.len() as u64)
         })?;
+        // A step whose games did not all come is not saved: the run resumes before it.
+        failed?;
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -183,6 +209,11 @@ pub(crate) struct TuneArgs {
     seed: u64,
     #[command(flatten)]
     arena: ArenaArgs,
+    /// Have a runner play each step's games: write the request as a JSON line on standard
+    /// output and read the games back on standard input (what the Ray runner in python/
+    /// drives; protocol in docs/cluster.md). The run's files are the same.
+    #[arg(long)]
+    dispatch: bool,
 }
 
 /// Runs the command.
@@ -210,6 +241,7 @@ pub(crate) fn run(a: TuneArgs) -> Result<(), String> {
         },
         a.steps,
         std::io::stderr().is_terminal(),
+        a.dispatch.then(crate::dispatch::Dispatcher::new).as_mut(),
     )?;
     println!(
         "{}",

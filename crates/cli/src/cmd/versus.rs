@@ -46,6 +46,8 @@ pub(crate) struct Show {
     pub(crate) fumen_out: Option<String>,
     /// Keep the games in this checkpoint file, resuming after the ones it holds.
     pub(crate) checkpoint: Option<String>,
+    /// Have a runner play the games (`--dispatch`): requests out, games in.
+    pub(crate) dispatch: bool,
 }
 
 /// Writes a recorded game as two fumen files, `game-N-a.txt` and `game-N-b.txt`: a page per
@@ -113,7 +115,10 @@ pub(crate) fn run_match(opts: &MatchOptions, show: &Show) -> Result<MatchSummary
     // Without a terminal (a log file), a plain line every 20 games instead of the bar.
     let lines = show.progress && !std::io::IsTerminal::is_terminal(&std::io::stderr());
     bar.inc(done.len().min(opts.games.div_ceil(2) as usize * 2) as u64);
-    let m = arena::run_match_from(opts, &done, |m, g| {
+    let mut dispatcher = show.dispatch.then(crate::dispatch::Dispatcher::new);
+    let mut failed: Result<(), String> = Ok(());
+    let total = opts.games.div_ceil(2) * 2;
+    let on_game = |m: &MatchSummary, g: &arena::GameRecord| {
         write(g);
         if let (Some(c), Ok(())) = (&mut checkpoint, &kept) {
             let before = c.restored();
@@ -130,12 +135,35 @@ pub(crate) fn run_match(opts: &MatchOptions, show: &Show) -> Result<MatchSummary
         }
         bar.inc(1);
         bar.set_message(progress_message(m));
-        if lines && m.games % 20 == 0 {
+        if lines && m.games.is_multiple_of(20) {
             eprintln!("{} games: {}", m.games, progress_message(m));
         }
-    });
+    };
+    let m = match &mut dispatcher {
+        None => arena::run_match_from(opts, &done, on_game),
+        Some(d) => {
+            // The runner is asked once for every game still to play, then read game by game:
+            // a decided SPRT stops reading.
+            let source = |games: std::ops::Range<u64>| {
+                let got = (|| {
+                    if games.start == done.len() as u64 {
+                        d.request(opts, games.start..total)?;
+                    }
+                    d.game(games.start)
+                })();
+                match got {
+                    Ok(g) => vec![g],
+                    Err(e) => {
+                        failed = Err(e);
+                        Vec::new()
+                    }
+                }
+            };
+            arena::run_match_by(opts, &done, source, on_game)
+        }
+    };
     bar.finish_and_clear();
-    kept.and(written).map(|()| m)
+    kept.and(written).and(failed).map(|()| m)
 }
 
 fn progress_message(m: &MatchSummary) -> String {
@@ -428,6 +456,11 @@ pub(crate) struct VersusArgs {
     /// them, so a stopped match loses nothing.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<String>,
+    /// Have a runner play the games: write each request for games as a JSON line on standard
+    /// output and read the games back on standard input (what the Ray runner in python/
+    /// drives; protocol in docs/cluster.md). Checkpoint, SPRT and summary work as usual.
+    #[arg(long, conflicts_with_all = ["render", "live", "a_cmd", "b_cmd"])]
+    dispatch: bool,
 }
 
 /// Runs the command.
@@ -494,6 +527,7 @@ pub(crate) fn run(a: VersusArgs) -> Result<(), String> {
             progress: !render,
             fumen_out: a.fumen_out.clone(),
             checkpoint: a.checkpoint.clone(),
+            dispatch: a.dispatch,
         },
     )?;
     settings::report(a.json, &summary, print_summary)
