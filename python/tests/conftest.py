@@ -20,11 +20,12 @@ def binary() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_ray():
-    """One Ray instance for the in-process tests: four logical CPUs, so up to four tasks run at
-    once even on two cores."""
-    ray.init(num_cpus=4, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    """One Ray instance for a module's in-process tests: four logical CPUs, so up to four tasks
+    run at once even on two cores. It ends with the module, before a module that starts a
+    cluster of its own."""
+    ray.init(address="local", num_cpus=4, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     yield
     ray.shutdown()
 

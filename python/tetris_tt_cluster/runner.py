@@ -247,7 +247,8 @@ def request_of(line: str) -> Optional[dict]:
 
 def start_ray(options: Options) -> tuple:
     """Joins the cluster at ``options.address``, or starts a Ray instance on this machine,
-    with the binary in the job's runtime environment unless ``node_binary`` is given. Returns
+    with this package, and the binary unless ``node_binary`` is given, in the job's runtime
+    environment. Returns
     the binary's path for the workers, whether Ray was started here, and the directory shipped
     (to remove at the end)."""
     if ray.is_initialized():
@@ -256,17 +257,19 @@ def start_ray(options: Options) -> tuple:
                 "Ray is already initialised in this process, so the binary cannot join its runtime environment: give node_binary, a path every node has"
             )
         return options.node_binary, False, None
-    shipped, env = None, None
+    # This package travels in the job's runtime environment, so the workers need only Ray.
+    shipped, env = None, {"py_modules": [os.path.dirname(os.path.abspath(__file__))]}
     if options.node_binary is None:
-        # The binary travels in the job's runtime environment: a directory Ray uploads once
-        # and unpacks on every node as the tasks' working directory.
+        # So does the binary: a directory Ray uploads once and unpacks on every node as the
+        # tasks' working directory.
         shipped = tempfile.mkdtemp(prefix="tetris-tt-cluster-")
         shutil.copy2(options.binary, os.path.join(shipped, "tetris-tt"))
-        env = {"working_dir": shipped}
+        env["working_dir"] = shipped
     quiet = dict(include_dashboard=False, logging_level="ERROR", log_to_driver=False, runtime_env=env)
     if options.address is None:
         cpus = (options.workers or os.cpu_count() or 1) * options.cpus_per_task
-        ray.init(num_cpus=cpus, **quiet)
+        # "local": a new instance, never a cluster a `ray start` on this machine left behind.
+        ray.init(address="local", num_cpus=cpus, **quiet)
     else:
         ray.init(address=options.address, **quiet)
     return options.node_binary or "tetris-tt", True, shipped
