@@ -1,5 +1,5 @@
 """A cluster started the way docs/cluster.md says (``ray start --head``), joined with
-``--address``: the runner ships the binary and itself in the job's runtime environment, and
+``--address auto``: the runner ships the binary and itself in the job's runtime environment, and
 the match is the match played here. The head is started in a process group of its own and
 killed with it, so no other Ray instance on the machine is touched."""
 
@@ -21,6 +21,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def listening(current: pathlib.Path) -> bool:
+    """Whether the head recorded in ``current`` (HOST:PORT) takes connections."""
+    host, port = current.read_text().strip().rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def test_a_cluster_started_with_ray_start_plays_the_match_played_here(binary, scratch):
     ray = pathlib.Path(sys.executable).parent / "ray"
     port = free_port()
@@ -30,21 +40,21 @@ def test_a_cluster_started_with_ray_start_plays_the_match_played_here(binary, sc
     # Without this checkout on its path: the workers get the package from the runtime environment.
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RAY_ADDRESS")}
     head = subprocess.Popen(
-        [str(ray), "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1",
+        [str(ray), "start", "--head", "--block", f"--port={port}",
          "--num-cpus=2", "--include-dashboard=false"],
         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=scratch,
     )
     try:
-        address = f"127.0.0.1:{port}"
+        # The head names itself by the machine's address, and records it for `--address auto`.
         deadline = time.time() + 60
-        while subprocess.run([str(ray), "status", f"--address={address}"], capture_output=True, env=env).returncode:
+        while not (current.exists() and current.read_text().strip().endswith(f":{port}") and listening(current)):
             assert time.time() < deadline, "the head did not start within a minute"
             assert head.poll() is None, "ray start exited"
             time.sleep(1)
         here = subprocess.run([binary, "versus", *MATCH, "--games", "6"], cwd=scratch, capture_output=True, text=True)
         package_parent = str(pathlib.Path(__file__).resolve().parents[1])
         there = subprocess.run(
-            [sys.executable, "-m", "tetris_tt_cluster", "--address", address, "--binary", binary,
+            [sys.executable, "-m", "tetris_tt_cluster", "--address", "auto", "--binary", binary,
              "versus", *MATCH, "--games", "6"],
             cwd=scratch, capture_output=True, text=True, timeout=300,
             env=dict(env, PYTHONPATH=package_parent),
