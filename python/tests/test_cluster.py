@@ -189,7 +189,9 @@ def test_the_command_line_ships_the_binary_and_prints_the_summary(binary, scratc
     # Bad options are one line and status 2.
     for bad, says in ([["--binary", binary, "--workers", "0", "versus"], "workers must be"],
                       [["--binary", "/no/such/tetris-tt", "versus"], "not an executable file"],
-                      [["play"], "invalid choice"]):
+                      [["play"], "invalid choice"],
+                      # The command's own bad argument, before any Ray instance starts.
+                      [["--binary", binary, "versus", "--bogus"], "unexpected argument '--bogus'"]):
         r = subprocess.run([sys.executable, "-m", "tetris_tt_cluster", *bad], cwd=scratch, capture_output=True,
                            text=True, env=env, timeout=60)
         assert r.returncode == 2, (bad, r.stderr)

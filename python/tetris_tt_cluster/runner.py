@@ -281,8 +281,13 @@ def run(command: str, args: list, options: Options, out: IO[str] = sys.stdout, e
     if command not in ("versus", "tune"):
         raise UsageError(f"{command!r}: the commands that hand out games are versus and tune")
     options.check()
-    remote_binary, started, shipped = start_ray(options)
-    runner = Runner(options, err, remote_binary)
+    if ray.is_initialized() and options.node_binary is None:
+        raise UsageError(
+            "Ray is already initialised in this process, so the binary cannot join its runtime environment: give node_binary, a path every node has"
+        )
+    # Ray starts at the first request: a command that fails on its arguments, or a resumed
+    # match that has all its games, needs none.
+    runner, started, shipped = None, False, None
     proc = subprocess.Popen(
         [options.binary, command, *args, "--dispatch"],
         stdin=subprocess.PIPE,
@@ -297,6 +302,9 @@ def run(command: str, args: list, options: Options, out: IO[str] = sys.stdout, e
                 out.write(line)
                 out.flush()
                 continue
+            if runner is None:
+                remote_binary, started, shipped = start_ray(options)
+                runner = Runner(options, err, remote_binary)
             try:
                 runner.serve(request, proc)
             except _Stopped:
