@@ -11,7 +11,7 @@ import ray
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def binary() -> str:
     """The tetris-tt to test: $TETRIS_TT_BIN, or the workspace's test build."""
     path = os.environ.get("TETRIS_TT_BIN") or str(ROOT / "target" / "debug" / "tetris-tt")

@@ -42,7 +42,7 @@ def test_a_cluster_started_with_ray_start_plays_the_match_played_here(binary, sc
     head = subprocess.Popen(
         [str(ray), "start", "--head", "--block", f"--port={port}",
          "--num-cpus=2", "--include-dashboard=false"],
-        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=scratch,
+        preexec_fn=os.setpgrp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=scratch,
     )
     try:
         # The head names itself by the machine's address, and records it for `--address auto`.
