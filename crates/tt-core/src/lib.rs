@@ -248,11 +248,12 @@ pub struct Table<V: Pod> {
     /// bit 0 the marker, bits 1 and 2 slot 0's and slot 1's occupied flags.
     flags: [AtomicU8; 2],
     /// Buckets that went from empty to occupied since the last clear, while they fit: `clear`
-    /// then zeroes just these instead of the whole table. [`TOUCH_LOG`] entries.
+    /// then zeroes just these instead of the whole table. [`TOUCH_LOG`] entries, in
+    /// [`TOUCH_SHARDS`] shards of [`SHARD_LOG`], one per thread (see [`log_shard`]).
     touched: Box<[AtomicU32]>,
-    /// How many first touches were counted since the last clear; past `touched.len()` the
-    /// log has overflowed and `clear` sweeps the whole table.
-    touches: AtomicUsize,
+    /// Per shard, how many first touches it counted since the last clear; past [`SHARD_LOG`]
+    /// that shard has overflowed, it counts no further, and `clear` sweeps the whole table.
+    touches: Box<[TouchCount]>,
     #[cfg(feature = "stats")]
     stats: Counters,
     _value: PhantomData<V>,
@@ -261,6 +262,36 @@ pub struct Table<V: Pod> {
 /// How many first-touched buckets a table remembers for a cheap `clear`: one in eight. Past
 /// that, zeroing the whole table in one sweep is as cheap as visiting the buckets one by one.
 pub const TOUCH_LOG: usize = if BUCKETS / 8 > 0 { BUCKETS / 8 } else { 1 };
+
+/// The shards of the touch log: 16 once each can hold 64 buckets, else one.
+pub const TOUCH_SHARDS: usize = if TOUCH_LOG >= 16 * 64 { 16 } else { 1 };
+
+/// Shards handed out to threads so far.
+static SHARDS_GIVEN: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// This thread's shard of every table's touch log, handed out at its first store.
+    static LOG_SHARD: usize = SHARDS_GIVEN.fetch_add(1, Relaxed) % TOUCH_SHARDS;
+}
+
+/// The touch-log shard of the calling thread. Each thread counts and logs its first touches in
+/// a shard of its own (the threads share shards only past [`TOUCH_SHARDS`] of them), so
+/// threads storing into one table at once write no line of the log in common: with one count
+/// per table, every store of every thread into an empty bucket was an atomic add on the same
+/// contended cache line, which cost a search on two threads more than the table saved.
+#[inline]
+fn log_shard() -> usize {
+    LOG_SHARD.with(|s| *s)
+}
+
+/// The buckets one shard of the touch log holds.
+pub const SHARD_LOG: usize = TOUCH_LOG / TOUCH_SHARDS;
+
+/// One shard's count of first touches, alone on its cache lines (two, for the processors that
+/// fetch lines in pairs).
+#[derive(Default)]
+#[repr(align(128))]
+struct TouchCount(AtomicUsize);
 
 /// The free or marked slot a miss will fill. Store into it with [`Vacant::insert`].
 #[must_use = "a miss must be followed by a store: call insert"]
@@ -330,7 +361,7 @@ impl<V: Pod> Table<V> {
             buckets: Buckets::zeroed(BUCKETS),
             flags: Default::default(),
             touched: (0..TOUCH_LOG).map(|_| AtomicU32::new(0)).collect(),
-            touches: AtomicUsize::new(0),
+            touches: (0..TOUCH_SHARDS).map(|_| TouchCount::default()).collect(),
             #[cfg(feature = "stats")]
             stats: Counters::default(),
             _value: PhantomData,
@@ -424,9 +455,16 @@ impl<V: Pod> Table<V> {
     /// Notes that bucket `i` was empty before a store.
     #[inline]
     fn log_touch(&self, i: usize) {
-        let n = self.touches.fetch_add(1, Relaxed);
-        if let Some(entry) = self.touched.get(n) {
-            entry.store(i as u32, Relaxed);
+        let shard = log_shard();
+        let count = &self.touches[shard].0;
+        // Past its log, a shard stops counting: `clear` sweeps the whole table then anyway,
+        // and a count only read stays in every core's cache.
+        if count.load(Relaxed) > SHARD_LOG {
+            return;
+        }
+        let n = count.fetch_add(1, Relaxed);
+        if n < SHARD_LOG {
+            self.touched[shard * SHARD_LOG + n].store(i as u32, Relaxed);
         }
     }
 
@@ -488,19 +526,22 @@ impl<V: Pod> Table<V> {
     }
 
     /// Empties every slot and resets every marker to slot 0. Statistics are kept. The cost is
-    /// proportional to the buckets used since the last clear while they are at most one in
-    /// eight ([`TOUCH_LOG`]); past that it is one sweep of the whole table. Never allocates.
+    /// proportional to the buckets used since the last clear while each thread's shard of the
+    /// touch log ([`SHARD_LOG`] of them) holds that thread's first stores; past that it is one
+    /// sweep of the whole table. Never allocates.
     pub fn clear(&mut self) {
-        let touches = *self.touches.get_mut();
-        if touches > self.touched.len() {
+        if self.touches.iter_mut().any(|c| *c.0.get_mut() > SHARD_LOG) {
             self.buckets.fill_with(Bucket::zeroed);
         } else {
-            for entry in &mut self.touched[..touches] {
-                self.buckets[*entry.get_mut() as usize] = Bucket::zeroed();
+            let logs = self.touched.chunks_exact_mut(SHARD_LOG);
+            for (count, log) in self.touches.iter_mut().zip(logs) {
+                for entry in &mut log[..*count.0.get_mut()] {
+                    self.buckets[*entry.get_mut() as usize] = Bucket::zeroed();
+                }
             }
         }
         self.flags = Default::default();
-        *self.touches.get_mut() = 0;
+        self.touches.iter_mut().for_each(|c| *c.0.get_mut() = 0);
     }
 
     /// The number of slots: [`ENTRIES`].
@@ -510,7 +551,9 @@ impl<V: Pod> Table<V> {
 
     /// The exact number of heap bytes this table owns (buckets and the touch log).
     pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(&*self.buckets) + std::mem::size_of_val(&*self.touched)
+        std::mem::size_of_val(&*self.buckets)
+            + std::mem::size_of_val(&*self.touched)
+            + std::mem::size_of_val(&*self.touches)
     }
 
     /// The number of occupied slots. Walks the whole table.

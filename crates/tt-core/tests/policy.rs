@@ -154,7 +154,7 @@ fn probe_evaluates_only_on_a_miss() {
 
 #[test]
 fn bytes_are_exact() {
-    let log = tt_core::TOUCH_LOG * 4;
+    let log = tt_core::TOUCH_LOG * 4 + tt_core::TOUCH_SHARDS * 128;
     assert_eq!(Table::<u64>::new().bytes(), BUCKETS * 32 + log);
 }
 

@@ -64,3 +64,32 @@ fn a_lookup_never_returns_another_keys_value() {
     let hits = hits.into_inner();
     assert!(hits > ROUNDS / 20, "only {hits} hits");
 }
+
+/// Threads storing into one table at once each log their first touches in a shard of their
+/// own; `clear` must zero what every shard logged (a few stores a thread, so each log holds
+/// them all), and the whole table once a shard overflows (many stores a thread).
+#[test]
+fn clear_empties_a_table_every_thread_stored_into() {
+    let mut table = Table::<u64>::new();
+    for per_thread in [
+        (tt_core::SHARD_LOG / 4).max(1) as u64,
+        4 * tt_core::SHARD_LOG as u64,
+    ] {
+        let start = Barrier::new(THREADS);
+        std::thread::scope(|s| {
+            for t in 0..THREADS as u64 {
+                let (table, start) = (&table, &start);
+                s.spawn(move || {
+                    start.wait();
+                    for n in 0..per_thread {
+                        let k = (t * per_thread + n + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        table.probe(k, || value_of(k));
+                    }
+                });
+            }
+        });
+        assert!(table.occupancy() > 0);
+        table.clear();
+        assert_eq!(table.occupancy(), 0, "{per_thread} stores a thread");
+    }
+}
