@@ -1067,12 +1067,20 @@ fn expand<E: Evaluator>(
             placements,
             locked,
         );
+        // A worker that probes the table keeps no merge table of its own: a state it reached
+        // already is found in the table (a hit, the same evaluation) at less cost than in a
+        // merge table, and the states are merged after the expansion anyway.
+        let unmerged = !fold && probe;
         for l in locked.iter() {
             // A state reached already in this depth (another parent, another order) has the
             // same position evaluation: take it from there instead of probing for it.
             let id = (l.key, &l.board, l.outcome.carried, next as u8, hold);
             let h = merge_hash_of(l.key, &l.outcome.carried, next as u8);
-            let twin = find_state(children, parents, merge, h, id);
+            let twin = if unmerged {
+                None
+            } else {
+                find_state(children, parents, merge, h, id)
+            };
             let child = score_locked(
                 pass,
                 d,
@@ -1085,7 +1093,7 @@ fn expand<E: Evaluator>(
                 (tables, probe),
                 counters,
             );
-            if fold || twin.is_none() {
+            if fold || (twin.is_none() && !unmerged) {
                 keep_merged(children, merge, h, twin, child);
             } else {
                 children.push(child);
