@@ -448,8 +448,9 @@ fn grow<E: Evaluator>(
 /// Expands `parents` at depth `d` on the search's threads and keeps the best `pass.width`
 /// children in `level`, as [`expand`] parent by parent and [`select`] would on one thread.
 ///
-/// Each parent goes to the worker that takes it; a state met again in that worker takes the
-/// evaluation found first, but every child is kept. Then each worker merges the states of
+/// Each parent goes to the worker that takes it; a state met again takes the evaluation found
+/// first (a table hit while the depth probes the table, else from the worker's own merge
+/// table), but every child is kept. Then each worker merges the states of
 /// its share of the hashes, walking all the children parent by parent in order, so a state is
 /// kept where one thread would have kept it (the best total, the first on a tie) and numbered
 /// by its first occurrence in that order; and the best are selected across the shares by
