@@ -3,7 +3,7 @@
 
 Usage: test_bot.py MODE [N]
 
-    random        answer every suggest with all hard drops of the current piece, shuffled
+    random        answer every suggest with all plain hard drops of the current piece, shuffled
                   (the front end plays the first its move generator accepts)
     crash N       play randomly, then exit at the N-th suggest
     hang N        play randomly, then never answer the N-th suggest (and ignore stop and quit)
@@ -45,13 +45,25 @@ def fits(board, cs):
 
 
 def drops(board, piece):
-    """Every hard drop of `piece` from above the stack: (orientation, x, y)."""
+    """Every hard drop of `piece` a plain route reaches from its spawn position (4, 19), or one
+    row higher when that is taken: a turn in place (a half turn through east or west), shifts
+    along the spawn row, a hard drop. Each is a legal move; none at all when the piece cannot
+    spawn. (orientation, x, y)"""
+    spawn = next((y for y in (19, 20) if fits(board, cells(piece, "north", 4, y))), None)
+    if spawn is None:
+        return []
     out = []
     for o in ORIENTATIONS:
+        turns = [o] if o != "south" else ["south"]
+        if o == "south" and not any(fits(board, cells(piece, t, 4, spawn)) for t in ("east", "west")):
+            continue
+        if not all(fits(board, cells(piece, t, 4, spawn)) for t in turns):
+            continue
         for x in range(-2, 12):
-            y = 22
-            if not fits(board, cells(piece, o, x, y)):
+            step = 1 if x >= 4 else -1
+            if not all(fits(board, cells(piece, o, sx, spawn)) for sx in range(4, x + step, step)):
                 continue
+            y = spawn
             while fits(board, cells(piece, o, x, y - 1)):
                 y -= 1
             out.append((o, x, y))
