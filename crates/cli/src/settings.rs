@@ -99,18 +99,35 @@ impl EngineArgs {
     }
 }
 
-/// Starts the threads a search of `config` runs on: rayon's global pool, `search_threads`
-/// strong (a search on one thread uses none). Call it before the first search.
-pub(crate) fn start_search_threads(config: &Config) -> Result<(), String> {
-    let n = config.search_threads;
-    if n <= 1 {
-        return Ok(());
+/// The threads a search of `config` runs on: a rayon pool `search_threads` strong (none for a
+/// search on one thread).
+pub(crate) struct SearchThreads(Option<rayon::ThreadPool>);
+
+impl SearchThreads {
+    /// Starts the threads. Call it before the first search.
+    pub(crate) fn start(config: &Config) -> Result<SearchThreads, String> {
+        let n = config.search_threads;
+        if n <= 1 {
+            return Ok(SearchThreads(None));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("search-{i}"))
+            .build()
+            .map(|p| SearchThreads(Some(p)))
+            .map_err(|e| format!("cannot start {n} search threads: {e}"))
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("search-{i}"))
-        .build_global()
-        .map_err(|e| format!("cannot start {n} search threads: {e}"))
+
+    /// Runs `f`, with its searches, on a thread of the pool. A search started from a thread
+    /// outside its pool hands each parallel part to the pool and sleeps until it is done, so
+    /// that every part waits for two threads to wake; from inside, the searching thread takes
+    /// a share of each part itself and only the others are woken.
+    pub(crate) fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.0 {
+            Some(pool) => pool.install(f),
+            None => f(),
+        }
+    }
 }
 
 /// The rules and costs of arena games, shared by versus, tune and batch.

@@ -253,6 +253,49 @@ fn play_json_has_every_summary_field_and_replays_by_seed() {
         "the cache changes no move"
     );
     assert_eq!(no_cache["tt"]["lookups"], 0);
+    let threads = json_of(&run(&[&args[..], &["--search-threads", "2"]].concat(), ""));
+    assert_eq!(
+        a["moves_digest"], threads["moves_digest"],
+        "the search threads change no move"
+    );
+}
+
+/// `suggest` on several search threads gives the answer it gives on one: the move, its line,
+/// its score, the nodes searched (all but the time it took).
+#[test]
+fn suggest_answers_the_same_on_every_search_thread_count() {
+    let answer = |threads: &str| {
+        let out = run(
+            &[
+                "suggest",
+                "--board",
+                TSPIN_FUMEN,
+                "--queue",
+                "TIOLJ",
+                "--beam",
+                "64",
+                "--search-threads",
+                threads,
+            ],
+            "",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        // "searched N nodes in T ms (...)": the time is the one thing that may differ.
+        text.lines()
+            .map(|l| l.split(" in ").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let one = answer("1");
+    assert!(one[0].starts_with("best: "), "{one:?}");
+    assert!(one.iter().any(|l| l.starts_with("searched ")), "{one:?}");
+    for threads in ["2", "3"] {
+        assert_eq!(answer(threads), one, "{threads} search threads");
+    }
 }
 
 #[test]

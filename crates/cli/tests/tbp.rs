@@ -242,6 +242,22 @@ fn a_whole_game_is_legal_and_clears_lines() {
     assert!(sim.lines >= 16, "only {} lines in 60 pieces", sim.lines);
 }
 
+/// The bot thinking on two search threads plays the game it plays on one (`--fixed`: every
+/// answer is the configured width's pass, whatever the timing).
+#[test]
+fn two_search_threads_play_the_same_game() {
+    let args = ["--beam", "16", "--previews", "3", "--fixed"];
+    let (one, _) = game(&args, 30, 7, false);
+    let (two, _) = game(
+        &[&args[..], &["--search-threads", "2"]].concat(),
+        30,
+        7,
+        false,
+    );
+    assert_eq!(two.board, one.board);
+    assert_eq!(two.lines, one.lines);
+}
+
 #[test]
 fn garbage_through_a_new_start_and_malformed_lines_are_survived() {
     let (sim, stderr) = game(&["--beam", "16", "--previews", "3"], 40, 6, true);

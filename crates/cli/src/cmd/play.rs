@@ -23,7 +23,7 @@ pub(crate) struct PlayOptions {
     pub(crate) weights: Weights,
     pub(crate) render: bool,
     pub(crate) progress: bool,
-    pub(crate) moves: Option<Box<dyn Write>>,
+    pub(crate) moves: Option<Box<dyn Write + Send>>,
     /// The board to start from (empty when `None`).
     pub(crate) board: Option<board::Board>,
     /// Write the game here as fumen.
@@ -547,7 +547,7 @@ pub(crate) fn parse_seed_list(s: &str) -> Result<SeedList, String> {
 
 /// Runs the command.
 pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
-    let moves: Option<Box<dyn Write>> = match &a.moves {
+    let moves: Option<Box<dyn Write + Send>> = match &a.moves {
         Some(path) => Some(Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
                 .map_err(|e| format!("cannot create moves file {path}: {e}"))?,
@@ -557,9 +557,6 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
     let render = !a.no_render && !a.json && std::io::stdout().is_terminal();
     let (config, weights) = a.settings(a.engine.engine.as_deref())?;
     settings::check_pps(a.pps)?;
-    if a.seeds.is_none() {
-        settings::start_search_threads(&config)?;
-    }
     let board = match &a.board {
         None if a.page.is_some() => return Err("--page needs a fumen --board".into()),
         None => None,
@@ -585,7 +582,7 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
         let paired = pair(series(&config, &weights)?, series(&b_config, &b_weights)?);
         return settings::report(a.json, &paired, print_paired);
     }
-    let summary = play(PlayOptions {
+    let options = PlayOptions {
         seed: a.seed,
         pieces: a.pieces,
         config,
@@ -596,7 +593,8 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
         board,
         fumen_out: a.fumen_out.clone(),
         pps: a.pps,
-    })?;
+    };
+    let summary = settings::SearchThreads::start(&options.config)?.run(|| play(options))?;
     settings::report(a.json, &summary, print_summary)
 }
 

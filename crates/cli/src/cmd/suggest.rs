@@ -132,8 +132,8 @@ pub(crate) fn suggest(q: Question) -> Result<String, String> {
 /// Runs the command.
 pub(crate) fn run(a: SuggestArgs) -> Result<(), String> {
     let (config, weights) = a.engine.settings()?;
-    settings::start_search_threads(&config)?;
-    let answer = suggest(Question {
+    let threads = settings::SearchThreads::start(&config)?;
+    let question = Question {
         board: settings::read_board(a.board.as_deref(), a.page)?,
         queue: settings::parse_queue(&a.queue)?,
         hold: a.hold,
@@ -145,7 +145,8 @@ pub(crate) fn run(a: SuggestArgs) -> Result<(), String> {
         config,
         weights,
         fumen: a.fumen,
-    })?;
+    };
+    let answer = threads.run(|| suggest(question))?;
     print!("{answer}");
     Ok(())
 }

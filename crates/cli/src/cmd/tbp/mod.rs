@@ -354,7 +354,9 @@ pub(crate) fn command(a: TbpArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let (config, weights) = a.engine.settings()?;
-    crate::settings::start_search_threads(&config)?;
+    // Checked here, so that a count the system cannot start is a one-line error; the bot's
+    // thinking thread starts its own.
+    crate::settings::SearchThreads::start(&config)?;
     run(
         stdin.lock(),
         stdout.lock(),
