@@ -100,7 +100,9 @@ impl EngineArgs {
 }
 
 /// The threads a search of `config` runs on: a rayon pool `search_threads` strong (none for a
-/// search on one thread).
+/// search on one thread, and by default: the search then uses the pool it is called in,
+/// rayon's global one outside any).
+#[derive(Default)]
 pub(crate) struct SearchThreads(Option<rayon::ThreadPool>);
 
 impl SearchThreads {

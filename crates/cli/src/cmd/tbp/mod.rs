@@ -354,9 +354,6 @@ pub(crate) fn command(a: TbpArgs) -> Result<(), String> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let (config, weights) = a.engine.settings()?;
-    // Checked here, so that a count the system cannot start is a one-line error; the bot's
-    // thinking thread starts its own.
-    crate::settings::SearchThreads::start(&config)?;
     run(
         stdin.lock(),
         stdout.lock(),

@@ -102,9 +102,12 @@ impl Worker {
             stop: AtomicBool::new(false),
         });
         // The search threads, a pool of the bot's own whose thread the thinking loop runs on
-        // (see `SearchThreads::run`); were they to fail to start, the search would share
+        // (see `SearchThreads::run`). Should the system refuse them, the search shares
         // rayon's global pool instead, with the same answers.
-        let threads = crate::settings::SearchThreads::start(&config).ok();
+        let threads = crate::settings::SearchThreads::start(&config).unwrap_or_else(|e| {
+            eprintln!("warning: {e}; searching in rayon's global pool");
+            crate::settings::SearchThreads::default()
+        });
         let engine = Engine::new(config, DefaultEvaluator::new(weights));
         // The passes of each position: 8 (a quick answer), the configured width (the minimum
         // quality of an answer), then wider up to the configured maximum.
@@ -112,10 +115,7 @@ impl Worker {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("tetris-tt-think".into())
-                .spawn(move || match threads {
-                    Some(t) => t.run(|| think(engine, &shared, &widths)),
-                    None => think(engine, &shared, &widths),
-                })
+                .spawn(move || threads.run(|| think(engine, &shared, &widths)))
                 .expect("a thread can be started")
         };
         Worker {
