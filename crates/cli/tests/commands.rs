@@ -21,13 +21,18 @@ fn run(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn json_of(out: &Output) -> Value {
+/// Standard output of a run that succeeded (its standard error shown if it did not).
+fn text_of(out: &Output) -> String {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_str(&text_of(out)).unwrap()
 }
 
 const SMALL: &[&str] = &["--beam", "16", "--previews", "3", "--no-render", "--json"];
@@ -279,14 +284,9 @@ fn suggest_answers_the_same_on_every_search_thread_count() {
             ],
             "",
         );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
         // "searched N nodes in T ms (...)": the time is the one thing that may differ.
-        text.lines()
+        text_of(&out)
+            .lines()
             .map(|l| l.split(" in ").next().unwrap().to_string())
             .collect::<Vec<_>>()
     };
@@ -806,12 +806,7 @@ fn suggest_answers_a_fumen_position_with_its_line_as_a_fumen() {
         ],
         "",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = text_of(&out);
     assert!(text.starts_with("best: "), "{text}");
     // The T-spin double is there to take.
     assert!(text.lines().next().unwrap().contains("spin=full"), "{text}");

@@ -54,10 +54,9 @@ def drops(board, piece):
         return []
     out = []
     for o in ORIENTATIONS:
-        turns = [o] if o != "south" else ["south"]
-        if o == "south" and not any(fits(board, cells(piece, t, 4, spawn)) for t in ("east", "west")):
+        if not fits(board, cells(piece, o, 4, spawn)):
             continue
-        if not all(fits(board, cells(piece, t, 4, spawn)) for t in turns):
+        if o == "south" and not any(fits(board, cells(piece, t, 4, spawn)) for t in ("east", "west")):
             continue
         for x in range(-2, 12):
             step = 1 if x >= 4 else -1
