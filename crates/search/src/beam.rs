@@ -1094,7 +1094,7 @@ fn expand<E: Evaluator>(
                 (tables, probe),
                 counters,
             );
-            if fold || (twin.is_none() && !unmerged) {
+            if !unmerged && (fold || twin.is_none()) {
                 keep_merged(children, merge, h, twin, child);
             } else {
                 children.push(child);
