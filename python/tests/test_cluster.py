@@ -152,12 +152,13 @@ def test_a_slice_that_always_fails_stops_the_run_with_its_games_kept(binary, loc
     assert games_of(resumed) == games_of(plain(binary, ["versus"] + MATCH + ["--games", "6"]))
 
 
-def test_a_tuning_step_on_ray_is_the_step_played_here(binary, local_ray, scratch, monkeypatch):
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_a_tuning_step_on_ray_is_the_step_played_here(binary, local_ray, scratch, monkeypatch, workers):
     monkeypatch.chdir(scratch)
     args = lambda run_dir: ["--engine", "a.json", "--rules-file", "rules.json", "--steps", "2", "--pairs", "3",
                             "--params", "holes,height", "--dir", run_dir]
     here = plain(binary, ["tune", *args("here")])
-    code, out, err = cluster(binary, "tune", args("there"), workers=3)
+    code, out, err = cluster(binary, "tune", args("there"), workers=workers)
     assert code == 0, err
     assert out == here
     for name in ("checkpoint.json", "weights.svg"):
