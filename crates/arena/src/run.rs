@@ -329,7 +329,10 @@ impl<'a> Player<'a> {
         if s.ponder {
             frames = frames.saturating_sub(free);
         }
-        (plan, frames)
+        // A front end sees an answer at the end of the frame it comes in (a live match
+        // measures the same): a move costs at least one frame past its request, however much
+        // of its thinking the free delays before the request paid for.
+        (plan, frames.max(1))
     }
 }
 
