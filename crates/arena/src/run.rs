@@ -31,10 +31,10 @@ pub enum ThinkCharge {
 }
 
 impl Default for ThinkCharge {
-    /// 2,000 nodes per ms: what the default engine scored per second when the arena was
-    /// built. Kept fixed so that every recorded match replays move for move; it need not be
-    /// the engine's speed on this machine (`tetris-tt bench` prints that), and
-    /// `--think nodes:N` sets another rate.
+    /// 2,000 nodes per ms: a model of a machine, not this one's speed (`tetris-tt bench`
+    /// prints that). Charged at this rate, with a frame a move at least, the TBP bot's speed
+    /// and attack per piece match its live play (docs/versus.md), at a fraction of the
+    /// compute its live rate would charge; `--think nodes:N` sets another rate.
     fn default() -> Self {
         ThinkCharge::Nodes {
             nodes_per_ms: 2000.0,

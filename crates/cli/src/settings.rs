@@ -147,7 +147,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long, value_name = "FILE")]
     rules_file: Option<String>,
     /// How thinking is charged: nodes:N (N nodes per millisecond), ms:X (X ms per move), or
-    /// wall (measured time; not reproducible).
+    /// wall (measured time; not reproducible). Every move costs at least one frame.
     #[arg(long, default_value = "nodes:2000")]
     think: String,
 }
