@@ -9,10 +9,6 @@
 //! - `test-matrix [--bits 1,2,15,22]`: runs the tests of tt-core, tt-depth and search at each
 //!   value, in the workspace's own target directory: the dependencies built for the plain test
 //!   run are reused, and only those three crates are rebuilt for each value.
-//! - `pgo [--quick]`: builds the CLI with profile-guided optimisation: an instrumented build
-//!   plays a training workload (other seeds than `bench`'s, and a perft), `llvm-profdata`
-//!   merges its profile, and the CLI is built again with it, in `target/pgo/`. Fails if the
-//!   optimised binary plays the training games differently. Needs rustup's `llvm-tools`.
 
 use clap::{Parser, Subcommand};
 use serde::Serialize;
@@ -51,13 +47,6 @@ enum Cmd {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
         repeat: Option<u32>,
     },
-    /// Build the CLI with profile-guided optimisation into target/pgo/tetris-tt.
-    Pgo {
-        /// A short training run and the faster-building `matrix-quick` profile: checks that
-        /// the pipeline works (CI); the binary to measure is the full one.
-        #[arg(long)]
-        quick: bool,
-    },
     /// Run the tests of tt-core, tt-depth and search at several TETRIS_TT_BITS values.
     TestMatrix {
         /// Comma-separated TETRIS_TT_BITS values.
@@ -83,7 +72,6 @@ fn main() -> ExitCode {
             quick,
         ),
         Cmd::TestMatrix { bits } => test_matrix(&bits),
-        Cmd::Pgo { quick } => pgo(quick),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -477,182 +465,5 @@ fn plot(path: &Path, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
         .border_style(BLACK)
         .draw()?;
     root.present()?;
-    Ok(())
-}
-
-/// The training workload of [`pgo`]: what the engine does in use (self-play at the default
-/// settings, a wide beam on two search threads, the move generator's perft), on other seeds
-/// than `tetris-tt bench` plays, so the bench measures the profile rather than replays it.
-fn training(quick: bool) -> Vec<Vec<String>> {
-    let pieces = if quick { "20" } else { "200" };
-    let wide = if quick { "5" } else { "40" };
-    let perft = if quick { "TIOL" } else { "TIOLJ" };
-    [
-        vec!["play", "--seed", "2", "--pieces", pieces, "--timing", "ppt"],
-        vec!["play", "--seed", "3", "--pieces", pieces, "--timing", "ppt"],
-        vec![
-            "play",
-            "--seed",
-            "4",
-            "--pieces",
-            wide,
-            "--timing",
-            "ppt",
-            "--beam",
-            "1024",
-            "--search-threads",
-            "2",
-        ],
-        vec!["perft", perft, "--no-spawn-rise", "--threads", "1"],
-    ]
-    .into_iter()
-    .map(|args| {
-        let mut args: Vec<String> = args.into_iter().map(String::from).collect();
-        if args[0] == "play" {
-            args.extend(["--no-render".into(), "--json".into()]);
-        }
-        args
-    })
-    .collect()
-}
-
-/// Runs the training workload with `exe`; returns each self-play game's moves digest.
-fn train(exe: &Path, quick: bool) -> Result<Vec<String>, String> {
-    let mut digests = Vec::new();
-    for args in training(quick) {
-        let line = args.join(" ");
-        eprintln!("  tetris-tt {line}");
-        let out = Command::new(exe)
-            .args(&args)
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-        if !out.status.success() {
-            return Err(format!("tetris-tt {line} failed ({})", out.status));
-        }
-        if args[0] == "play" {
-            let v: Value = serde_json::from_slice(&out.stdout)
-                .map_err(|e| format!("tetris-tt {line} printed no JSON: {e}"))?;
-            let digest = v["moves_digest"]
-                .as_str()
-                .ok_or(format!("tetris-tt {line} printed no moves digest"))?;
-            digests.push(digest.to_string());
-        }
-    }
-    Ok(digests)
-}
-
-/// `llvm-profdata` of the active toolchain (rustup's `llvm-tools` component): the profile's
-/// format is the compiler's LLVM version, so a system copy of another version cannot read it.
-fn llvm_profdata() -> Result<PathBuf, String> {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let ask = |arg: &str| -> Result<String, String> {
-        let out = Command::new(&rustc)
-            .args(arg.split(' '))
-            .output()
-            .map_err(|e| format!("cannot run {rustc}: {e}"))?;
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-    };
-    let sysroot = ask("--print sysroot")?;
-    let host = ask("-vV")?
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .map(str::to_string)
-        .ok_or("rustc -vV names no host")?;
-    let exe = Path::new(&sysroot)
-        .join("lib/rustlib")
-        .join(host)
-        .join("bin/llvm-profdata");
-    if exe.is_file() {
-        Ok(exe)
-    } else {
-        Err(format!(
-            "{} not found: install it with `rustup component add llvm-tools`",
-            exe.display()
-        ))
-    }
-}
-
-/// Cargo building the CLI with `profile` into `dir`, with `flag` added to the target's
-/// rustflags (added through `--config`, which joins the project's own flags rather than
-/// replacing them, as `RUSTFLAGS` would).
-fn pgo_build(dir: &Path, profile: &str, flag: &str) -> Command {
-    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(root())
-        .env("CARGO_TARGET_DIR", dir)
-        .args(["build", "--quiet", "--profile", profile, "-p", "cli"])
-        .arg("--config")
-        .arg(format!("target.'cfg(all())'.rustflags = [\"{flag}\"]"));
-    c
-}
-
-fn pgo(quick: bool) -> Result<(), String> {
-    let profdata = llvm_profdata()?;
-    let profile = if quick { "matrix-quick" } else { "release" };
-    let out_dir = if profile == "release" {
-        "release"
-    } else {
-        profile
-    };
-    let dir = root().join("target").join("pgo");
-    let raw = dir.join("raw");
-    // Raw profiles of an earlier run would be merged into this one.
-    if raw.exists() {
-        std::fs::remove_dir_all(&raw)
-            .map_err(|e| format!("cannot clear {}: {e}", raw.display()))?;
-    }
-    std::fs::create_dir_all(&raw).map_err(|e| format!("cannot create {}: {e}", raw.display()))?;
-    let started = Instant::now();
-
-    eprintln!("[1/4] instrumented build ({profile})");
-    let instrumented = dir.join("instrumented");
-    run(
-        &mut pgo_build(
-            &instrumented,
-            profile,
-            &format!("-Cprofile-generate={}", raw.display()),
-        ),
-        "the instrumented build",
-    )?;
-    eprintln!("[2/4] training");
-    let trained = train(&instrumented.join(out_dir).join("tetris-tt"), quick)?;
-
-    eprintln!("[3/4] merging the profile");
-    let merged = dir.join("merged.profdata");
-    run(
-        Command::new(&profdata)
-            .arg("merge")
-            .arg("-o")
-            .arg(&merged)
-            .arg(&raw),
-        "llvm-profdata merge",
-    )?;
-
-    eprintln!("[4/4] optimised build");
-    let optimised = dir.join("optimised");
-    run(
-        &mut pgo_build(
-            &optimised,
-            profile,
-            &format!("-Cprofile-use={}", merged.display()),
-        ),
-        "the optimised build",
-    )?;
-    let exe = optimised.join(out_dir).join("tetris-tt");
-    eprintln!("checking that it plays the training games move for move");
-    let again = train(&exe, quick)?;
-    if again != trained {
-        return Err(format!(
-            "the optimised binary played other moves: {again:?} against {trained:?}"
-        ));
-    }
-    let dest = dir.join("tetris-tt");
-    std::fs::copy(&exe, &dest).map_err(|e| format!("cannot copy to {}: {e}", dest.display()))?;
-    eprintln!(
-        "built {} in {:.0} s (moves digests {})",
-        dest.display(),
-        started.elapsed().as_secs_f64(),
-        trained.join(", ")
-    );
     Ok(())
 }
