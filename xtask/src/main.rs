@@ -46,6 +46,11 @@ enum Cmd {
         /// off by a third: 21 gives medians that repeat within a few hundredths.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
         repeat: Option<u32>,
+        /// Bench the TBP bot's background thinking instead: each move widens up to this width
+        /// (`tetris-tt bench --widen`), the workload whose repeated evaluations a larger table
+        /// keeps.
+        #[arg(long, value_name = "MAX")]
+        widen: Option<u32>,
     },
     /// Run the tests of tt-core, tt-depth and search at several TETRIS_TT_BITS values.
     TestMatrix {
@@ -64,12 +69,14 @@ fn main() -> ExitCode {
             pieces,
             quick,
             repeat,
+            widen,
         } => bench_matrix(
             &bits,
             &threads,
             pieces.unwrap_or(if quick { 40 } else { 200 }),
             repeat.unwrap_or(if quick { 1 } else { 3 }),
             quick,
+            widen,
         ),
         Cmd::TestMatrix { bits } => test_matrix(&bits),
     };
@@ -189,6 +196,7 @@ fn bench_matrix(
     pieces: u64,
     repeat: u32,
     quick: bool,
+    widen: Option<u32>,
 ) -> Result<(), String> {
     check_bits(bits)?;
     if threads.is_empty() {
@@ -234,28 +242,19 @@ fn bench_matrix(
             i + 1,
             bits.len()
         );
-        let out = Command::new(&exe)
-            .args([
-                "bench",
-                "--pieces",
-                &pieces.to_string(),
-                "--repeat",
-                &repeat.to_string(),
-                "--search-threads",
-                &threads_list,
-            ])
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-        if !out.status.success() {
-            return Err(format!(
-                "bench at TETRIS_TT_BITS={b} failed ({})",
-                out.status
-            ));
+        let mut args = vec![
+            "bench".to_string(),
+            "--pieces".into(),
+            pieces.to_string(),
+            "--repeat".into(),
+            repeat.to_string(),
+            "--search-threads".into(),
+            threads_list.clone(),
+        ];
+        if let Some(w) = widen {
+            args.extend(["--widen".to_string(), w.to_string()]);
         }
-        let v: Value = serde_json::from_slice(&out.stdout)
-            .map_err(|e| format!("bench at TETRIS_TT_BITS={b} printed no JSON: {e}"))?;
-        rows.push(row(b, &v)?);
+        rows.push(row(b, &bench_json(&exe, &args, b)?)?);
     }
     let reference = rows[0].moves_digest.clone();
     let differs: Vec<u32> = rows
@@ -278,6 +277,23 @@ fn bench_matrix(
             "the moves differ at TETRIS_TT_BITS={differs:?}: eviction changed the game"
         ))
     }
+}
+
+/// Runs `exe` with `args` (a `bench` line) and reads its JSON.
+fn bench_json(exe: &Path, args: &[String], bits: u32) -> Result<Value, String> {
+    let out = Command::new(exe)
+        .args(args)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "bench at TETRIS_TT_BITS={bits} failed ({})",
+            out.status
+        ));
+    }
+    serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("bench at TETRIS_TT_BITS={bits} printed no JSON: {e}"))
 }
 
 fn row(bits: u32, v: &Value) -> Result<Row, String> {

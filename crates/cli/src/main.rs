@@ -102,7 +102,10 @@ enum Command {
     )]
     Batch(cmd::batch::BatchArgs),
     /// Run the fixed, seeded benchmark workload and print one JSON line.
-    #[command(after_help = "Example:\n  tetris-tt bench\n  tetris-tt bench --pieces 50")]
+    #[command(
+        after_help = "Examples:\n  tetris-tt bench\n  tetris-tt bench --pieces 50\n  \
+        tetris-tt bench --widen 8192 --pieces 20    the TBP bot's background thinking"
+    )]
     Bench(cmd::bench::BenchArgs),
 }
 

@@ -339,6 +339,34 @@ fn bench_prints_one_json_line() {
 }
 
 #[test]
+fn bench_widen_plays_the_widest_pass_and_counts_every_pass() {
+    let bench = |args: &[&str]| -> Value {
+        let base = ["bench", "--pieces", "8", "--repeat", "1"];
+        let out = run(&[&base[..], args].concat(), "");
+        assert!(
+            out.status.success(),
+            "{:?}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let ladder = bench(&["--beam", "16", "--widen", "64"]);
+    let fixed = bench(&["--beam", "64"]);
+    assert_eq!(ladder["widths"], serde_json::json!([8, 16, 32, 64]));
+    assert_eq!(fixed["widths"], Value::Null);
+    // Every move's last pass is a search at width 64, so the game is the one of `--beam 64`;
+    // the narrower passes before it are work on top.
+    assert_eq!(ladder["moves_digest"], fixed["moves_digest"]);
+    let nodes = |v: &Value| v["nodes"].as_u64().unwrap();
+    assert!(
+        nodes(&ladder) > nodes(&fixed),
+        "{} {}",
+        nodes(&ladder),
+        nodes(&fixed)
+    );
+}
+
+#[test]
 fn movegen_lists_every_placement() {
     let board = "#.........\n#.........\n##......##\n###....###\n####...###\n####..####\n###...####\n####.#####\n";
     let out = run(
@@ -385,6 +413,11 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             "cannot read board file",
         ),
         (vec!["play", "--beam", "0"], "", "--beam"),
+        (
+            vec!["bench", "--widen", "64"],
+            "",
+            "--widen must be at least",
+        ),
         (vec!["play", "--rules", "tgm"], "", "--rules"),
         (vec!["frobnicate"], "", "frobnicate"),
         (

@@ -22,6 +22,12 @@ pub(crate) struct BenchArgs {
     /// Beam width [default: 128].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_BEAM_WIDTH as i64).map(|v| v as usize))]
     beam: Option<usize>,
+    /// Think as the TBP bot does in the background (`"widen": true`): every move searches a
+    /// pass of width 8, then the beam, twice the beam and so on up to this width (the bot's
+    /// `max_width`, 8192 by default), each pass to its end, and plays the widest pass's move.
+    /// The moves are those of `--beam` at this width; the work is the whole ladder.
+    #[arg(long, value_name = "MAX", value_parser = clap::value_parser!(u32).range(1..=MAX_BEAM_WIDTH as i64).map(|v| v as usize))]
+    widen: Option<usize>,
     /// Search threads to measure, a list such as 1,2,4: the same game on each, alternately,
     /// with its time per move, nodes per second and speed-up over the first (the moves must
     /// be the same on every count). The cache-off runs use the first.
@@ -46,6 +52,26 @@ fn parse_threads(s: &str) -> Result<Threads, String> {
     Ok(Threads(counts))
 }
 
+/// The workload's settings, and the passes of every move when it widens.
+fn workload(a: &BenchArgs) -> Result<(Config, Option<Vec<usize>>), String> {
+    let beam = a.beam.unwrap_or(search::DEFAULT_BEAM_WIDTH);
+    let config = Config {
+        beam_width: beam,
+        max_width: a.widen.unwrap_or(Config::default().max_width),
+        ..Config::default()
+    };
+    let widths = match a.widen {
+        Some(w) if w < beam => {
+            return Err(format!(
+                "--widen must be at least the beam width ({beam}), got {w}"
+            ));
+        }
+        Some(_) => Some(config.bot_widths(true)),
+        None => None,
+    };
+    Ok((config, widths))
+}
+
 /// Runs the command.
 pub(crate) fn run(a: BenchArgs) -> Result<(), String> {
     let counts = &a.search_threads.0;
@@ -59,12 +85,12 @@ pub(crate) fn run(a: BenchArgs) -> Result<(), String> {
                 .map_err(|e| format!("cannot start {n} search threads: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let (base, widths) = workload(&a)?;
     let game = |use_cache: bool, k: usize| {
         let config = Config {
             use_cache,
-            beam_width: a.beam.unwrap_or(search::DEFAULT_BEAM_WIDTH),
             search_threads: counts[k],
-            ..Config::default()
+            ..base.clone()
         };
         pools[k].install(|| {
             play::play(play::PlayOptions {
@@ -78,6 +104,7 @@ pub(crate) fn run(a: BenchArgs) -> Result<(), String> {
                 board: None,
                 fumen_out: None,
                 pps: 0.0,
+                widths: widths.clone(),
             })
         })
     };
@@ -135,6 +162,7 @@ pub(crate) fn run(a: BenchArgs) -> Result<(), String> {
         serde_json::json!(1.0 - on.evaluations as f64 / off.evaluations.max(1) as f64);
     v["search_threads"] = serde_json::json!(threads);
     v["repeat"] = serde_json::json!(a.repeat);
+    v["widths"] = serde_json::json!(widths);
     println!("{v}");
     Ok(())
 }

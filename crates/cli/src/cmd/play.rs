@@ -9,7 +9,7 @@ use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use search::selfplay::{self, Step};
-use search::{Config, DefaultEvaluator, Engine, Weights};
+use search::{Budget, Config, DefaultEvaluator, Engine, Weights};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::io::Write;
@@ -30,6 +30,9 @@ pub(crate) struct PlayOptions {
     pub(crate) fumen_out: Option<String>,
     /// Pieces per second while rendering (0: unpaced).
     pub(crate) pps: f64,
+    /// Search every pass of these widths for each move, as the TBP bot thinks in the
+    /// background, and play the last pass's move; `None`: one pass at the configured width.
+    pub(crate) widths: Option<Vec<usize>>,
 }
 
 /// Plays one game and returns its summary.
@@ -60,7 +63,20 @@ pub(crate) fn play(mut opts: PlayOptions) -> Result<Summary, String> {
     let stdout = std::io::stdout();
     for i in 0..opts.pieces {
         let before = game.state().board;
-        let Some(step) = selfplay::step(&mut engine, &mut game) else {
+        let step = match &opts.widths {
+            None => selfplay::step(&mut engine, &mut game),
+            Some(widths) => selfplay::step_within(
+                &mut engine,
+                &mut game,
+                Budget::Passes {
+                    widths,
+                    firm: widths.len(),
+                    limit: None,
+                    deadline: None,
+                },
+            ),
+        };
+        let Some(step) = step else {
             break;
         };
         if let Some(w) = fumen.as_mut() {
@@ -176,6 +192,7 @@ pub(crate) fn play_seeds(
                     board,
                     fumen_out: None,
                     pps: 0.0,
+                    widths: None,
                 });
                 bar.inc(1);
                 summary
@@ -593,6 +610,7 @@ pub(crate) fn run(a: PlayArgs) -> Result<(), String> {
         board,
         fumen_out: a.fumen_out.clone(),
         pps: a.pps,
+        widths: None,
     };
     let summary = settings::SearchThreads::start(&options.config)?.run(|| play(options))?;
     settings::report(a.json, &summary, print_summary)
