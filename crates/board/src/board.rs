@@ -10,55 +10,26 @@ pub const HEIGHT: usize = 40;
 /// Bits 0..40 set: every row of a column.
 pub(crate) const ROWS: u64 = (1u64 << HEIGHT) - 1;
 
-/// For each piece, orientation and centre column, the board columns its cells can touch: the
-/// first of four columns (at most 6, so that all four are on the board) and, for each of the
-/// four, the cells in it as bit `dy + 2` for a cell at row `y + dy` (cell offsets are within
-/// -2..=2). A piece spans at most four columns, so placing one touches four columns, not ten.
-#[derive(Clone, Copy)]
-struct ColumnCells {
-    first: u8,
-    rows: [u8; 4],
-}
+/// For each piece, orientation and centre column, the cells in each board column: bit `dy + 2`
+/// for a cell at row `y + dy` (cell offsets are within -2..=2).
+static COLUMN_CELLS: [[[[u8; WIDTH]; WIDTH]; 4]; 7] = build_column_cells();
 
-static COLUMN_CELLS: [[[ColumnCells; WIDTH]; 4]; 7] = build_column_cells();
-
-const fn build_column_cells() -> [[[ColumnCells; WIDTH]; 4]; 7] {
+const fn build_column_cells() -> [[[[u8; WIDTH]; WIDTH]; 4]; 7] {
     let all = crate::piece::build_cells();
-    let none = ColumnCells {
-        first: 0,
-        rows: [0; 4],
-    };
-    let mut out = [[[none; WIDTH]; 4]; 7];
+    let mut out = [[[[0u8; WIDTH]; WIDTH]; 4]; 7];
     let mut p = 0;
     while p < 7 {
         let mut r = 0;
         while r < 4 {
             let cells = all[p][r];
-            let mut lo = 2;
-            let mut k = 0;
-            while k < 4 {
-                if cells[k].0 < lo {
-                    lo = cells[k].0;
-                }
-                k += 1;
-            }
             let mut x = 0;
             while x < WIDTH {
-                let first = x as i32 + lo as i32;
-                let first = if first < 0 {
-                    0
-                } else if first > WIDTH as i32 - 4 {
-                    WIDTH as i32 - 4
-                } else {
-                    first
-                };
-                out[p][r][x].first = first as u8;
                 let mut k = 0;
                 while k < 4 {
                     let (dx, dy) = cells[k];
                     let cx = x as i32 + dx as i32;
                     if cx >= 0 && cx < WIDTH as i32 {
-                        out[p][r][x].rows[(cx - first) as usize] |= 1 << (dy + 2);
+                        out[p][r][x][cx as usize] |= 1 << (dy + 2);
                     }
                     k += 1;
                 }
@@ -184,16 +155,15 @@ impl Board {
             let cleared = b.place_cells(piece, rot, x, y);
             return (b, cleared);
         }
-        let cells = &COLUMN_CELLS[piece as usize][rot as usize][x as usize];
-        let mut cols = self.cols;
-        // At most 6 already; said again so that the four columns need no bounds checks.
-        let first = (cells.first as usize).min(WIDTH - 4);
-        // Bit dy + 2 of a column's pattern is the cell at row y + dy.
-        let add = cells.rows.map(|rows| ((rows as u64) << y >> 2) & ROWS);
-        for (i, a) in add.into_iter().enumerate() {
-            cols[first + i] |= a;
+        let pattern = &COLUMN_CELLS[piece as usize][rot as usize][x as usize];
+        let mut cols = [0u64; WIDTH];
+        let mut added = 0;
+        for ((c, &old), &rows) in cols.iter_mut().zip(&self.cols).zip(pattern) {
+            // Bit dy + 2 of the pattern is the cell at row y + dy.
+            let add = ((rows as u64) << y >> 2) & ROWS;
+            added |= add;
+            *c = old | add;
         }
-        let added = add[0] | add[1] | add[2] | add[3];
         let mut b = Board {
             cols,
             roof: self.roof.max((64 - added.leading_zeros()) as u8),
