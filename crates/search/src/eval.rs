@@ -297,8 +297,6 @@ impl DefaultEvaluator {
 struct Structure {
     value: i32,
     holes: i32,
-    /// The rows one cell short (see [`short_rows`]).
-    short: u64,
     max_height: i32,
     t_slots: u8,
     t_slot_lines: u8,
@@ -370,13 +368,13 @@ impl DefaultEvaluator {
         if holes > 0 && w.cavities != 0 {
             v += w.cavities * cavities(&heights, &hole_cells);
         }
-        let short = short_rows(board, full);
-        v += w.ready_rows * short.count_ones() as i32;
+        if w.ready_rows != 0 {
+            v += w.ready_rows * ready_rows(board, full);
+        }
 
         Structure {
             value: v,
             holes,
-            short,
             max_height,
             t_slots,
             t_slot_lines,
@@ -396,9 +394,7 @@ impl Evaluator for DefaultEvaluator {
             // before the T fills it), except a fifth-kick spin whose only filled top corner is
             // on the flat side of an east or west T: boards without holes are not asked, and
             // that rare spin goes without the credit.
-            // A double or triple clears a row one cell short, or full ([`Shapes::new`]).
             if s.holes > 0
-                && (s.short | full.full_rows()) != 0
                 && let Some((lines, after)) = best_tspin(board, &full)
             {
                 // The board is judged as it stands once its best T-spin is done: the slot's
@@ -495,12 +491,6 @@ impl FullBut {
             suf[x] = suf[x + 1] & cols[x];
         }
         FullBut { pre, suf }
-    }
-
-    /// The rows full in every column.
-    #[inline]
-    fn full_rows(&self) -> u64 {
-        self.pre[WIDTH]
     }
 
     #[inline]
@@ -915,15 +905,18 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
     reach.iter().map(|r| r.count_ones() as i32).sum()
 }
 
-/// The rows with exactly one empty cell: full in all columns but x, and empty at x. No row is
-/// that for two columns, so the union counts each once; rows at and above the roof are empty
-/// in every column, so none is there.
-fn short_rows(board: &Board, full: &FullBut) -> u64 {
-    let mut short = 0u64;
-    for (x, &c) in board.columns().iter().enumerate() {
-        short |= full.at(x, x, 0) & !c;
+/// Rows with exactly one empty cell, below the roof.
+fn ready_rows(board: &Board, full: &FullBut) -> i32 {
+    let cols = board.columns();
+    let roof = board.roof();
+    let below = if roof == 0 { 0 } else { (1u64 << roof) - 1 };
+    // Rows full in all columns but x, and empty at x: no row is that for two columns, so
+    // the union counts each once.
+    let mut ready = 0u64;
+    for (x, &c) in cols.iter().enumerate() {
+        ready |= full.at(x, x, 0) & !c;
     }
-    short
+    (ready & below).count_ones() as i32
 }
 
 /// Finds T-spin double/single slots: a one-wide hole at the top of column x with both sides
@@ -1416,8 +1409,7 @@ mod tests {
         "
         .parse()
         .unwrap();
-        // Rows 0 and 1 (bit y is row y), not the top row, with six cells empty.
-        assert_eq!(short_rows(&b, &FullBut::new(b.columns())), 0b11);
+        assert_eq!(ready_rows(&b, &FullBut::new(b.columns())), 2);
     }
 
     #[test]
