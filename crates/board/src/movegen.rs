@@ -688,30 +688,24 @@ impl<T: Track> Flood<T> {
         f.build_fits::<P>(board);
         // Target nodes (hidden rows, or `extra` rows), one bit per node.
         let mut to = 0u64;
-        let rots = if piece == Piece::O { 1 } else { 4 };
-        for r in 0..rots {
-            for x in 0..WIDTH {
-                let n = node(r, x);
-                let fits = f.fits[n];
-                // The run from the highest fitting row down (flipped: from the lowest bit up).
-                let drop = fall(fits & fits.wrapping_neg(), fits);
-                f.open[n] = fits & !drop;
-                done[n] = drop;
-                to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
-            }
+        to |= f.seed_rotation::<P, 0>(&extra, done);
+        if piece != Piece::O {
+            to |= f.seed_rotation::<P, 1>(&extra, done);
+            to |= f.seed_rotation::<P, 2>(&extra, done);
+            to |= f.seed_rotation::<P, 3>(&extra, done);
         }
         if to == 0 {
             return 0;
         }
         let mut dirty = 0u64;
-        // Shifts into a target node, from either neighbour (only hidden rows can be new there).
-        let mut from = to << 1 | to >> 1;
-        while from != 0 {
-            let n = from.trailing_zeros() as usize;
-            from &= from - 1;
-            let rows = f.reach(n);
-            f.enter(n.wrapping_sub(1) & (NODES - 1), rows, &mut dirty);
-            f.enter((n + 1) & (NODES - 1), rows, &mut dirty);
+        // Shifts into each target node from both neighbours (only hidden rows can be new, and
+        // only targets have them).
+        let mut targets = to;
+        while targets != 0 {
+            let m = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let rows = f.reach(m.wrapping_sub(1) & (NODES - 1)) | f.reach((m + 1) & (NODES - 1));
+            f.enter(m, rows, &mut dirty);
         }
         if piece != Piece::O {
             f.seed_turns::<P, PLUS, 0>(to, &mut dirty);
@@ -720,6 +714,38 @@ impl<T: Track> Flood<T> {
             f.seed_turns::<P, PLUS, 3>(to, &mut dirty);
         }
         f.close::<P, PLUS>(&mut dirty, done);
+        to
+    }
+
+    /// Seeds the nodes of orientation `R` for [`Flood::flood_open_in`] with their top runs
+    /// (in `done`) and leaves them their hidden rows (in `open`); returns those that are
+    /// targets.
+    #[inline(always)]
+    fn seed_rotation<const P: usize, const R: usize>(
+        &mut self,
+        extra: &impl Fn(usize, u64) -> u64,
+        done: &mut [u64; NODES],
+    ) -> u64 {
+        let (canon, (dx, dy)) = const { CANONICAL[P][R] };
+        let mut to = 0;
+        for x in 0..WIDTH {
+            let n = node(R, x);
+            let fits = self.fits[n];
+            // The run from the highest fitting row down (flipped: from the lowest bit up).
+            let drop = if canon as usize == R {
+                fall(fits & fits.wrapping_neg(), fits)
+            } else {
+                // A twin's fitting rows are its canonical node's moved by `dy` (see
+                // `fits_or_twin`), runs and all, so its top run is too; the canonical
+                // orientation comes first and is seeded already.
+                let t = (node(canon as usize, x) as isize + dx as isize) as usize;
+                view(done[t], dy) & ROWS
+            };
+            debug_assert_eq!(drop, fall(fits & fits.wrapping_neg(), fits));
+            self.open[n] = fits & !drop;
+            done[n] = drop;
+            to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
+        }
         to
     }
 
@@ -788,9 +814,34 @@ impl<T: Track> Flood<T> {
         self.fits_of::<P, 0>(&shifted);
         if piece != Piece::O {
             self.fits_of::<P, 1>(&shifted);
-            self.fits_of::<P, 2>(&shifted);
-            self.fits_of::<P, 3>(&shifted);
+            self.fits_or_twin::<P, 2>(&shifted);
+            self.fits_or_twin::<P, 3>(&shifted);
         }
+    }
+
+    /// [`Flood::fits_of`] for orientation `R` (2 or 3), or, when `R` covers the same cells as
+    /// an earlier orientation moved by (dx, dy) (I, S and Z), its rows read off that twin's:
+    /// `R` at (x, y) fits exactly when the twin fits at (x + dx, y + dy), so each node is one
+    /// rotation of the twin's mask, where building it from the board costs four.
+    #[inline(always)]
+    fn fits_or_twin<const P: usize, const R: usize>(&mut self, shifted: &[[u64; WIDTH + 4]; 5]) {
+        let (canon, (dx, dy)) = const { CANONICAL[P][R] };
+        if canon as usize == R {
+            self.fits_of::<P, R>(shifted);
+            return;
+        }
+        for x in 0..WIDTH {
+            // The twin's centre column may be a padding node (x + dx is -1 or 10): zero, as it
+            // should be. Rows the rotation brings from beyond the floor or the ceiling are
+            // masked off: no orientation's centre lies there.
+            let t = (node(canon as usize, x) as isize + dx as isize) as usize;
+            self.fits[node(R, x)] = view(self.fits[t], dy) & ROWS;
+        }
+        debug_assert!({
+            let direct = self.fits;
+            self.fits_of::<P, R>(shifted);
+            direct == self.fits
+        });
     }
 
     /// The rows where piece `P` in orientation `R` fits, at every column, from the pre-shifted
