@@ -325,8 +325,9 @@ fn count_reused<const P: usize, const PLUS: bool>(
         return c.flood.count_open::<P>(to);
     }
     let f = &mut c.flood;
-    // From the spawn every node starts unreached: a fresh flood.
+    // From the spawn every node starts unreached: a fresh flood, which leaves any node open.
     *f = Flood::new();
+    c.stale = !0;
     if !f.flood::<P, PLUS>(board, spawn) {
         return 0;
     }
@@ -351,6 +352,9 @@ fn count_reused<const P: usize, const PLUS: bool>(
 pub struct Counter {
     flood: Flood<NoTrack>,
     done: [u64; NODES],
+    /// The nodes whose `open` in `flood` may be non-zero, one bit per node: an open board's
+    /// flood clears only these (every other node's is zero already) instead of writing all.
+    stale: u64,
 }
 
 impl Default for Counter {
@@ -369,6 +373,7 @@ impl Counter {
                 track: NoTrack,
             },
             done: [0; NODES],
+            stale: 0,
         }
     }
 
@@ -378,7 +383,7 @@ impl Counter {
     #[inline(always)]
     fn flood_open<const P: usize, const PLUS: bool>(&mut self, board: &Board) -> u64 {
         self.flood
-            .flood_open_in::<P, PLUS>(board, |_, _| 0, &mut self.done)
+            .flood_open_in::<P, PLUS, true>(board, |_, _| 0, &mut self.done, &mut self.stale)
     }
 
     /// The same number as [`count`] with the same arguments (which is this, on a new counter).
@@ -666,34 +671,75 @@ impl<T: Track> Flood<T> {
         extra: impl Fn(usize, u64) -> u64,
     ) {
         let mut done = [0u64; NODES];
-        self.flood_open_in::<P, PLUS>(board, extra, &mut done);
+        self.flood_open_in::<P, PLUS, false>(board, extra, &mut done, &mut 0);
     }
 
     /// [`Flood::flood_open`] with the expanded rows kept in `done`, which need not be clear:
-    /// every node that can be read is written first. So a flood reused from an earlier call
-    /// (its `fits` and `open` not cleared either) floods an open board correctly: the seeding
-    /// writes `open` and `done` of every real node, `build_fits` every real node's `fits`,
-    /// and padding nodes, zero from construction ([`Flood::new`], [`Counter::new`]), are never
-    /// written.
+    /// every entry that is read is written first. On a new flood (`KEPT` false, `open` all
+    /// zero) the seeding writes `open` and `done` of every real node. With `KEPT`, the flood's
+    /// arrays are an earlier call's, not cleared, and `stale` holds the nodes whose `open` that
+    /// call may have left non-zero: the seeding zeroes those and writes `open` and `done` of
+    /// the targets alone, then sets `stale` to the targets (a flood that is not an open
+    /// board's must set it to every node). Either way `build_fits` writes every real node's
+    /// `fits`, and padding nodes, zero from construction ([`Flood::new`], [`Counter::new`]),
+    /// are never written. Only a target's `done` is read: no other node has a row to enter.
     #[inline(always)]
-    fn flood_open_in<const P: usize, const PLUS: bool>(
+    fn flood_open_in<const P: usize, const PLUS: bool, const KEPT: bool>(
         &mut self,
         board: &Board,
         extra: impl Fn(usize, u64) -> u64,
         done: &mut [u64; NODES],
+        stale: &mut u64,
     ) -> u64 {
         debug_assert!(board.roof() <= OPEN_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
-        // Target nodes (hidden rows, or `extra` rows), one bit per node.
-        let mut to = 0u64;
-        to |= f.seed_rotation::<P, 0>(&extra, done);
-        if piece != Piece::O {
-            to |= f.seed_rotation::<P, 1>(&extra, done);
-            to |= f.seed_rotation::<P, 2>(&extra, done);
-            to |= f.seed_rotation::<P, 3>(&extra, done);
-        }
+        // Target nodes (hidden rows, or `extra` rows), one bit per node. Every other node fits
+        // only in its top run, all of it reached at once: its `open` is zero, and so is its
+        // `done` as far as anyone reads it (only targets become dirty).
+        let to = if KEPT {
+            // Arrays kept from an earlier flood: clear only the nodes it may have left open,
+            // and seed the targets.
+            let mut to = f.targets::<P, 0>(&extra, 0);
+            if piece != Piece::O {
+                to = f.targets::<P, 1>(&extra, to);
+                to = f.targets::<P, 2>(&extra, to);
+                to = f.targets::<P, 3>(&extra, to);
+            }
+            let mut clear = *stale & !to;
+            while clear != 0 {
+                f.open[clear.trailing_zeros() as usize] = 0;
+                clear &= clear - 1;
+            }
+            *stale = to;
+            let mut targets = to;
+            while targets != 0 {
+                let n = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let fits = f.fits[n];
+                // The run from the highest fitting row down (flipped: from the lowest bit up).
+                let drop = fall(fits & fits.wrapping_neg(), fits);
+                f.open[n] = fits & !drop;
+                done[n] = drop;
+            }
+            to
+        } else {
+            // New arrays are written whole, which lets the compiler drop their zeroing.
+            let mut to = 0u64;
+            let rots = if piece == Piece::O { 1 } else { 4 };
+            for r in 0..rots {
+                for x in 0..WIDTH {
+                    let n = node(r, x);
+                    let fits = f.fits[n];
+                    let drop = fall(fits & fits.wrapping_neg(), fits);
+                    f.open[n] = fits & !drop;
+                    done[n] = drop;
+                    to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
+                }
+            }
+            to
+        };
         if to == 0 {
             return 0;
         }
@@ -717,36 +763,42 @@ impl<T: Track> Flood<T> {
         to
     }
 
-    /// Seeds the nodes of orientation `R` for [`Flood::flood_open_in`] with their top runs
-    /// (in `done`) and leaves them their hidden rows (in `open`); returns those that are
-    /// targets.
+    /// `to` with the target nodes of orientation `R` added (see [`Flood::flood_open_in`]):
+    /// those that fit below their top run (hidden rows) or have `extra` rows.
     #[inline(always)]
-    fn seed_rotation<const P: usize, const R: usize>(
-        &mut self,
+    fn targets<const P: usize, const R: usize>(
+        &self,
         extra: &impl Fn(usize, u64) -> u64,
-        done: &mut [u64; NODES],
+        to: u64,
     ) -> u64 {
-        let (canon, (dx, dy)) = const { CANONICAL[P][R] };
-        let mut to = 0;
+        let (canon, (dx, _)) = const { CANONICAL[P][R] };
+        let mut add = 0;
+        if canon as usize != R {
+            // A twin's fitting rows are its canonical node's moved (see `fits_or_twin`), runs
+            // and all: it has hidden rows exactly when that node has, and the canonical
+            // orientation comes first. Node (R, x) is node (canon, x + dx) moved by
+            // (R - canon) * STRIDE - dx.
+            let shift = ((R - canon as usize) * STRIDE) as i64 - dx as i64;
+            let from = to & (0xffffu64 << (canon as usize * STRIDE));
+            add = from.rotate_left(shift as u32 & 63) & (0xffffu64 << (R * STRIDE));
+        }
         for x in 0..WIDTH {
             let n = node(R, x);
             let fits = self.fits[n];
-            // The run from the highest fitting row down (flipped: from the lowest bit up).
-            let drop = if canon as usize == R {
-                fall(fits & fits.wrapping_neg(), fits)
+            let hidden = if canon as usize == R {
+                let drop = fall(fits & fits.wrapping_neg(), fits);
+                fits & !drop
             } else {
-                // A twin's fitting rows are its canonical node's moved by `dy` (see
-                // `fits_or_twin`), runs and all, so its top run is too; the canonical
-                // orientation comes first and is seeded already.
-                let t = (node(canon as usize, x) as isize + dx as isize) as usize;
-                view(done[t], dy) & ROWS
+                0
             };
-            debug_assert_eq!(drop, fall(fits & fits.wrapping_neg(), fits));
-            self.open[n] = fits & !drop;
-            done[n] = drop;
-            to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
+            add |= (((hidden | extra(x, fits)) != 0) as u64) << n;
         }
-        to
+        debug_assert!((0..WIDTH).all(|x| {
+            let fits = self.fits[node(R, x)];
+            let hidden = fits & !fall(fits & fits.wrapping_neg(), fits);
+            (add >> node(R, x) & 1 != 0) == ((hidden | extra(x, fits)) != 0)
+        }));
+        to | add
     }
 
     /// Turns the seeded rows of every orientation-`R` node that has a kick test into a node of
