@@ -828,7 +828,8 @@ impl<T: Track> Flood<T> {
             // Node n kicks into n + dn (mod NODES, as `kick` does).
             from |= to.rotate_right(step.dn as i32 as u32 & 63);
         }
-        from &= 0xffffu64 << (R * STRIDE);
+        // Sources in orientation `R` and between the walls (a padding node reaches nothing).
+        from &= ((1u64 << WIDTH) - 1) << (R * STRIDE + PAD);
         while from != 0 {
             let n = from.trailing_zeros() as usize;
             from &= from - 1;
