@@ -383,7 +383,7 @@ impl Counter {
     #[inline(always)]
     fn flood_open<const P: usize, const PLUS: bool>(&mut self, board: &Board) -> u64 {
         self.flood
-            .flood_open_in::<P, PLUS, true>(board, |_, _| 0, &mut self.done, &mut self.stale)
+            .flood_open_in::<P, PLUS>(board, |_, _| 0, &mut self.done, Some(&mut self.stale))
     }
 
     /// The same number as [`count`] with the same arguments (which is this, on a new counter).
@@ -461,6 +461,13 @@ fn view(v: u64, dy: i8) -> u64 {
 #[inline(always)]
 fn fall(g: u64, p: u64) -> u64 {
     (p & !p.wrapping_add(g)) | g
+}
+
+/// The top run of a node's fitting rows (flipped): from its highest fitting row down to where
+/// the piece first meets the stack, all reached at once on an open board.
+#[inline(always)]
+fn top_run(fits: u64) -> u64 {
+    fall(fits & fits.wrapping_neg(), fits)
 }
 
 /// One kick test as the flood uses it: the node offset (orientation change and column kick
@@ -671,74 +678,73 @@ impl<T: Track> Flood<T> {
         extra: impl Fn(usize, u64) -> u64,
     ) {
         let mut done = [0u64; NODES];
-        self.flood_open_in::<P, PLUS, false>(board, extra, &mut done, &mut 0);
+        self.flood_open_in::<P, PLUS>(board, extra, &mut done, None);
     }
 
     /// [`Flood::flood_open`] with the expanded rows kept in `done`, which need not be clear:
-    /// every entry that is read is written first. On a new flood (`KEPT` false, `open` all
-    /// zero) the seeding writes `open` and `done` of every real node. With `KEPT`, the flood's
-    /// arrays are an earlier call's, not cleared, and `stale` holds the nodes whose `open` that
-    /// call may have left non-zero: the seeding zeroes those and writes `open` and `done` of
-    /// the targets alone, then sets `stale` to the targets (a flood that is not an open
-    /// board's must set it to every node). Either way `build_fits` writes every real node's
-    /// `fits`, and padding nodes, zero from construction ([`Flood::new`], [`Counter::new`]),
-    /// are never written. Only a target's `done` is read: no other node has a row to enter.
+    /// every entry that is read is written first or known to be zero. A node that is not a
+    /// target fits only in its top run, reached whole: its `open` is zero, and its `done` is
+    /// never read (only targets become dirty). On a new flood (`stale` is `None`, `open` all
+    /// zero) the seeding writes `open` and `done` of every real node, which lets the compiler
+    /// drop their zeroing. On a flood kept from an earlier call, its arrays not cleared,
+    /// `stale` holds the nodes whose `open` that call may have left non-zero: the seeding
+    /// zeroes those, writes `open` and `done` of the targets alone, and sets `stale` to the
+    /// targets (a flood that is not an open board's must set it to every node). Either way
+    /// `build_fits` writes every real node's `fits`, and padding nodes, zero from construction
+    /// ([`Flood::new`], [`Counter::new`]), are never written.
     #[inline(always)]
-    fn flood_open_in<const P: usize, const PLUS: bool, const KEPT: bool>(
+    fn flood_open_in<const P: usize, const PLUS: bool>(
         &mut self,
         board: &Board,
         extra: impl Fn(usize, u64) -> u64,
         done: &mut [u64; NODES],
-        stale: &mut u64,
+        stale: Option<&mut u64>,
     ) -> u64 {
         debug_assert!(board.roof() <= OPEN_ROOF);
         let piece = Piece::ALL[P];
         let f = self;
         f.build_fits::<P>(board);
-        // Target nodes (hidden rows, or `extra` rows), one bit per node. Every other node fits
-        // only in its top run, all of it reached at once: its `open` is zero, and so is its
-        // `done` as far as anyone reads it (only targets become dirty).
-        let to = if KEPT {
-            // Arrays kept from an earlier flood: clear only the nodes it may have left open,
-            // and seed the targets.
-            let mut to = f.targets::<P, 0>(&extra, 0);
-            if piece != Piece::O {
-                to = f.targets::<P, 1>(&extra, to);
-                to = f.targets::<P, 2>(&extra, to);
-                to = f.targets::<P, 3>(&extra, to);
-            }
-            let mut clear = *stale & !to;
-            while clear != 0 {
-                f.open[clear.trailing_zeros() as usize] = 0;
-                clear &= clear - 1;
-            }
-            *stale = to;
-            let mut targets = to;
-            while targets != 0 {
-                let n = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                let fits = f.fits[n];
-                // The run from the highest fitting row down (flipped: from the lowest bit up).
-                let drop = fall(fits & fits.wrapping_neg(), fits);
-                f.open[n] = fits & !drop;
-                done[n] = drop;
-            }
-            to
-        } else {
-            // New arrays are written whole, which lets the compiler drop their zeroing.
-            let mut to = 0u64;
-            let rots = if piece == Piece::O { 1 } else { 4 };
-            for r in 0..rots {
-                for x in 0..WIDTH {
-                    let n = node(r, x);
-                    let fits = f.fits[n];
-                    let drop = fall(fits & fits.wrapping_neg(), fits);
-                    f.open[n] = fits & !drop;
-                    done[n] = drop;
-                    to |= (((fits & !drop) | extra(x, fits) != 0) as u64) << n;
+        // Seeds node `n` with its top run and returns its hidden rows.
+        let seed = |f: &mut Self, done: &mut [u64; NODES], n: usize| {
+            let run = top_run(f.fits[n]);
+            f.open[n] = f.fits[n] & !run;
+            done[n] = run;
+            f.open[n]
+        };
+        // Target nodes (hidden rows, or `extra` rows), one bit per node.
+        let to = match stale {
+            Some(stale) => {
+                let mut to = f.targets::<P, 0>(&extra, 0);
+                if piece != Piece::O {
+                    to = f.targets::<P, 1>(&extra, to);
+                    to = f.targets::<P, 2>(&extra, to);
+                    to = f.targets::<P, 3>(&extra, to);
                 }
+                let mut clear = *stale & !to;
+                while clear != 0 {
+                    f.open[clear.trailing_zeros() as usize] = 0;
+                    clear &= clear - 1;
+                }
+                *stale = to;
+                let mut targets = to;
+                while targets != 0 {
+                    seed(f, done, targets.trailing_zeros() as usize);
+                    targets &= targets - 1;
+                }
+                to
             }
-            to
+            None => {
+                // Every real node (O has north alone), in order, as one vector loop.
+                let mut to = 0u64;
+                for r in 0..if piece == Piece::O { 1 } else { 4 } {
+                    for x in 0..WIDTH {
+                        let n = node(r, x);
+                        let hidden = seed(f, done, n);
+                        to |= (((hidden | extra(x, f.fits[n])) != 0) as u64) << n;
+                    }
+                }
+                to
+            }
         };
         if to == 0 {
             return 0;
@@ -786,8 +792,7 @@ impl<T: Track> Flood<T> {
             let n = node(R, x);
             let fits = self.fits[n];
             let hidden = if canon as usize == R {
-                let drop = fall(fits & fits.wrapping_neg(), fits);
-                fits & !drop
+                fits & !top_run(fits)
             } else {
                 0
             };
@@ -795,7 +800,7 @@ impl<T: Track> Flood<T> {
         }
         debug_assert!((0..WIDTH).all(|x| {
             let fits = self.fits[node(R, x)];
-            let hidden = fits & !fall(fits & fits.wrapping_neg(), fits);
+            let hidden = fits & !top_run(fits);
             (add >> node(R, x) & 1 != 0) == ((hidden | extra(x, fits)) != 0)
         }));
         to | add
