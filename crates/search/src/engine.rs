@@ -206,21 +206,24 @@ impl<E: Evaluator> Engine<E> {
     /// over).
     pub fn search(&mut self, state: &GameState, budget: Budget<'_>) -> Option<Plan> {
         let schedule = self.schedule(budget);
-        self.run(state, schedule, |_| {})
+        self.run(state, schedule, |_| true)
     }
 
     /// Thinks about `state` pass after pass at `widths`, until they are done or `stop` is set
     /// (checked every few parents, so it returns within a fraction of a millisecond), calling
-    /// `on_pass` with the plan of every pass that finishes. The prediction for the next search
-    /// is always that of the last finished pass. Returns that pass's plan, or `None` when no
-    /// pass finished. For thinking in the background; memory stays within what the widest
-    /// width needs (see `docs/tbp.md`).
+    /// `on_pass` with the plan of every pass that finishes. `on_pass` returns whether the caller
+    /// takes the pass: a refused pass ends the thinking as if it had not finished. A pass can
+    /// finish while a stop is being asked for, so only the caller knows whether its answer
+    /// will be that pass or an earlier one. The prediction for the next search is always that
+    /// of the last taken pass. Returns that pass's plan, or `None` when no pass was taken. For
+    /// thinking in the background; memory stays within what the widest width needs (see
+    /// `docs/tbp.md`).
     pub fn think(
         &mut self,
         state: &GameState,
         widths: &[usize],
         stop: &AtomicBool,
-        on_pass: impl FnMut(&Plan),
+        on_pass: impl FnMut(&Plan) -> bool,
     ) -> Option<Plan> {
         let schedule = Schedule {
             widths: widths.iter().map(|&w| w.max(1)).collect(),
@@ -312,13 +315,13 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Runs the passes of `schedule` on `state`, calling `on_pass` with each finished pass's
-    /// plan. On several search threads the work of each depth is shared out in the current
+    /// plan and stopping at the first it refuses (see [`Self::think`]). On several search threads the work of each depth is shared out in the current
     /// rayon pool (the global one when the caller is in none).
     fn run(
         &mut self,
         state: &GameState,
         schedule: Schedule<'_>,
-        mut on_pass: impl FnMut(&Plan),
+        mut on_pass: impl FnMut(&Plan) -> bool,
     ) -> Option<Plan> {
         let start = Instant::now();
         let transition = self.tables.begin(&state.board);
@@ -365,7 +368,7 @@ impl<E: Evaluator> Engine<E> {
             else {
                 break;
             };
-            self.tables.predict(line.board_after_first);
+            let expected = line.board_after_first;
             let now = start.elapsed();
             let stats = SearchStats {
                 nodes: counters.nodes,
@@ -383,7 +386,13 @@ impl<E: Evaluator> Engine<E> {
                 answer_elapsed: now,
             };
             let plan = Plan::of(line, stats);
-            on_pass(&plan);
+            // The prediction is the taken pass's: a caller that refuses a pass (it was told
+            // to stop while the pass finished) answers with an earlier one, and the next
+            // search must rotate to the board of that answer.
+            if !on_pass(&plan) {
+                break;
+            }
+            self.tables.predict(expected);
             best = Some(plan);
             let out_of_time = schedule.deadline.is_some_and(|d| Instant::now() >= d);
             let out_of_nodes = schedule.node_limit.is_some_and(|l| counters.nodes >= l);

@@ -128,7 +128,8 @@ fn thinking_runs_every_width_until_stopped_and_reports_each_pass() {
     let mut widths = Vec::new();
     let last = engine
         .think(game.state(), &[8, 16, 48], &stop, |p| {
-            widths.push(p.stats.width)
+            widths.push(p.stats.width);
+            true
         })
         .expect("three passes");
     assert_eq!(widths, vec![8, 16, 48]);
@@ -138,8 +139,10 @@ fn thinking_runs_every_width_until_stopped_and_reports_each_pass() {
     // Asked to stop before it starts, nothing finishes (not even the first pass).
     stop.store(true, Ordering::Relaxed);
     let mut called = false;
-    let none =
-        Engine::with_config(config()).think(game.state(), &[8, 16], &stop, |_| called = true);
+    let none = Engine::with_config(config()).think(game.state(), &[8, 16], &stop, |_| {
+        called = true;
+        true
+    });
     assert!(none.is_none() && !called);
 }
 
@@ -199,4 +202,31 @@ fn a_node_budget_widens_until_spent_and_replays_exactly() {
         (again.placement, again.stats.nodes),
         (cut.placement, cut.stats.nodes)
     );
+}
+
+#[test]
+fn a_refused_pass_leaves_the_prediction_of_the_last_taken_one() {
+    use std::sync::atomic::AtomicBool;
+    let game = Game::new(8, 4);
+    let stop = AtomicBool::new(false);
+    let predicted = |widths: &[usize], take: usize| {
+        let mut engine = Engine::with_config(config());
+        let mut passes = 0;
+        let plan = engine.think(game.state(), widths, &stop, |_| {
+            passes += 1;
+            passes <= take
+        });
+        let prediction = *engine.tables().prediction().expect("a pass was taken");
+        (plan.expect("a pass was taken").placement, prediction)
+    };
+    let (narrow_move, narrow) = predicted(&[1], 1);
+    let (wide_move, wide) = predicted(&[1, 48], 2);
+    // The widths must disagree, or a stale prediction could not be told from the right one.
+    assert_ne!(narrow_move, wide_move);
+    assert_ne!(narrow, wide);
+    // The second pass finishes but its caller refuses it (a stop raced it): the answer is the
+    // first pass, and so is the board the next search expects.
+    let (refused_move, refused) = predicted(&[1, 48], 1);
+    assert_eq!(refused_move, narrow_move);
+    assert_eq!(refused, narrow);
 }

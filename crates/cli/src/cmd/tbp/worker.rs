@@ -283,12 +283,15 @@ fn think(mut engine: Engine, shared: &Shared, widths: &[usize]) {
             Work::Search(generation, state) => {
                 let plan = engine.think(&state, widths, &shared.stop, |plan| {
                     let mut s = shared.lock();
-                    // A stop asked for under the lock (a new position, new rules) makes this
-                    // pass stale.
-                    if s.generation == generation && !shared.stop.load(Ordering::Relaxed) {
+                    // A stop asked for under the lock (a pause for an answer, a new position,
+                    // new rules) makes this pass stale: the answer is the result as it stands,
+                    // and refusing the pass keeps the engine's prediction that answer's.
+                    let fresh = s.generation == generation && !shared.stop.load(Ordering::Relaxed);
+                    if fresh {
                         s.result = Some(plan.clone());
                         shared.changed.notify_all();
                     }
+                    fresh
                 });
                 let mut s = shared.lock();
                 if s.generation == generation && !shared.stop.load(Ordering::Relaxed) {
