@@ -5,6 +5,7 @@ mod cmd;
 mod colorboard;
 mod dispatch;
 mod fumen_out;
+mod out;
 mod settings;
 mod summary;
 

@@ -2,6 +2,7 @@
 //! and think charges, boards (text, file or fumen), queues and pieces; and how a command
 //! prints its result.
 
+use crate::out::outln;
 use arena::{EngineSettings, ThinkCharge};
 use board::{Board, Piece, Rules};
 use clap::builder::TypedValueParser as _;
@@ -305,7 +306,7 @@ pub(crate) fn report<T: serde::Serialize>(
     human: fn(&T),
 ) -> Result<(), String> {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(value).map_err(|e| e.to_string())?
         );

@@ -1222,3 +1222,46 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A reader that goes away (`tetris-tt play --json | head -c 1`, a closed pipe) ends the
+/// command quietly with success, not with a panic.
+#[test]
+fn a_closed_output_pipe_ends_the_command_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
+        .args(["play", "--seed", "1", "--pieces", "20"])
+        .args(SMALL)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before the game (many milliseconds) can have printed its summary.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Any other failure to write the result is one line on standard error and exit code 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_for_the_output_is_one_line_and_exit_code_2() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
+        .args(["perft", "TIO"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("tetris-tt: cannot write to standard output"),
+        "{stderr}"
+    );
+}

@@ -2,6 +2,7 @@
 //! search threads asked for, as one JSON line.
 
 use super::play;
+use crate::out::outln;
 use crate::summary::Summary;
 use clap::Args;
 use clap::builder::TypedValueParser as _;
@@ -163,7 +164,7 @@ pub(crate) fn run(a: BenchArgs) -> Result<(), String> {
     v["search_threads"] = serde_json::json!(threads);
     v["repeat"] = serde_json::json!(a.repeat);
     v["widths"] = serde_json::json!(widths);
-    println!("{v}");
+    outln!("{v}");
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! `tetris-tt fumen`: every page of a fumen, as the fumen test cases write them.
 
+use crate::out::out;
 use clap::Args;
 use std::fmt::Write as _;
 
@@ -38,6 +39,6 @@ pub(crate) fn show(s: &str) -> Result<String, String> {
 
 /// Runs the command.
 pub(crate) fn run(a: FumenArgs) -> Result<(), String> {
-    print!("{}", show(&a.fumen)?);
+    out!("{}", show(&a.fumen)?);
     Ok(())
 }

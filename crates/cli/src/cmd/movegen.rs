@@ -1,5 +1,6 @@
 //! `tetris-tt movegen`: every placement of a piece on a board.
 
+use crate::out::out;
 use crate::settings::{self, RulesArg, parse_piece_arg};
 use board::{Board, Piece, Placement, Rules, generate};
 use clap::Args;
@@ -110,6 +111,6 @@ fn draw(out: &mut String, board: &Board, p: &Placement, rules: Rules) {
 /// Runs the command.
 pub(crate) fn run(a: MovegenArgs) -> Result<(), String> {
     let board = settings::read_board(a.board.as_deref(), a.page)?;
-    print!("{}", render(&board, a.piece, a.rules.into(), a.json));
+    out!("{}", render(&board, a.piece, a.rules.into(), a.json));
     Ok(())
 }

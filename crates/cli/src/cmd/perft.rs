@@ -1,6 +1,7 @@
 //! `tetris-tt perft`: the leaves of the placement tree of a queue, the standard count and
 //! speed test of a move generator.
 
+use crate::out::outln;
 use crate::settings::{self, RulesArg};
 use clap::Args;
 use clap::builder::TypedValueParser as _;
@@ -65,7 +66,7 @@ pub(crate) fn run(a: PerftArgs) -> Result<(), String> {
     let seconds = start.elapsed().as_secs_f64();
     let rate = p.leaves as f64 / seconds.max(1e-9);
     if a.json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({
                 "queue": a.queue,
@@ -81,7 +82,7 @@ pub(crate) fn run(a: PerftArgs) -> Result<(), String> {
             })
         );
     } else {
-        println!(
+        outln!(
             "perft {} = {} leaves in {:.3} s ({:.1} M leaves/s)",
             a.queue,
             p.leaves,

@@ -2,6 +2,7 @@
 //! the game loop that `bench` times.
 
 use crate::colorboard::{ColorBoard, draw_cell, mini};
+use crate::out::outln;
 use crate::settings::{self, EngineArgs};
 use crate::summary::{Recorder, Summary};
 use clap::{Args, ValueEnum};
@@ -215,7 +216,7 @@ pub(crate) fn play_seeds(
 /// The human-readable lines of `play --seeds`: a line per game, then the summary.
 pub(crate) fn print_series(s: &Series) {
     for g in &s.games {
-        println!(
+        outln!(
             "seed {}: {} pieces, {} attack ({:.3} per piece){}, median {:.2} ms per move, moves digest {}",
             g.seed,
             g.pieces,
@@ -226,7 +227,7 @@ pub(crate) fn print_series(s: &Series) {
             g.moves_digest
         );
     }
-    println!(
+    outln!(
         "{} games: mean attack per piece {:.3} (lowest {:.3}, highest {:.3}), {} topped out",
         s.games.len(),
         s.mean_app,
@@ -295,7 +296,7 @@ pub(crate) fn pair(a: Series, b: Series) -> Paired {
 /// means and the difference.
 pub(crate) fn print_paired(p: &Paired) {
     for (x, y) in p.a.games.iter().zip(&p.b.games) {
-        println!(
+        outln!(
             "seed {}: {:.3} vs {:.3} ({:+.3}){}{}, moves digests {} / {}",
             x.seed,
             x.app,
@@ -308,9 +309,12 @@ pub(crate) fn print_paired(p: &Paired) {
         );
     }
     for (name, s) in [("A (--engine)", &p.a), ("B (--against)", &p.b)] {
-        println!(
+        outln!(
             "{name}: mean attack per piece {:.3} (lowest {:.3}, highest {:.3}), {} topped out",
-            s.mean_app, s.min_app, s.max_app, s.topped_out
+            s.mean_app,
+            s.min_app,
+            s.max_app,
+            s.topped_out
         );
     }
     let d = &p.difference;
@@ -322,9 +326,13 @@ pub(crate) fn print_paired(p: &Paired) {
         ),
         None => String::from(" (one seed: no interval)"),
     };
-    println!(
+    outln!(
         "A - B: {:+.3}{interval}; A higher on {} of {} seeds, lower on {}, level on {}",
-        d.mean, d.higher, d.n, d.lower, d.level
+        d.mean,
+        d.higher,
+        d.n,
+        d.lower,
+        d.level
     );
 }
 
@@ -401,7 +409,7 @@ pub(crate) fn frame(
 
 /// The human-readable summary printed after a game.
 pub(crate) fn print_summary(s: &Summary) {
-    println!(
+    outln!(
         "seed {}: {} pieces, {} lines, {} attack ({:.3} per piece){}",
         s.seed,
         s.pieces,
@@ -410,7 +418,7 @@ pub(crate) fn print_summary(s: &Summary) {
         s.app,
         if s.topped_out { ", topped out" } else { "" }
     );
-    println!(
+    outln!(
         "{:.2} s, {:.1} pieces/s, median {:.2} ms per move, {} nodes, {:.2}M nodes/s",
         s.seconds,
         s.pps,
@@ -418,7 +426,7 @@ pub(crate) fn print_summary(s: &Summary) {
         s.nodes,
         s.nps / 1e6
     );
-    println!(
+    outln!(
         "cache: {} tables x 2^{} entries ({} bytes), hit rate {:.1}%, {} evaluations{}",
         s.tt.depths,
         s.tt.bits,
@@ -430,9 +438,10 @@ pub(crate) fn print_summary(s: &Summary) {
             None => String::new(),
         }
     );
-    println!(
+    outln!(
         "memory {} bytes, moves digest {}",
-        s.memory_bytes, s.moves_digest
+        s.memory_bytes,
+        s.moves_digest
     );
 }
 

@@ -1,6 +1,7 @@
 //! `tetris-tt suggest`: the engine's move in a position, its alternatives and its line.
 
 use crate::fumen_out::{MAX_FUMEN_LEN, comment, place};
+use crate::out::out;
 use crate::settings::{self, EngineArgs, parse_piece_arg};
 use board::{Board, Piece, Placement};
 use clap::Args;
@@ -147,6 +148,6 @@ pub(crate) fn run(a: SuggestArgs) -> Result<(), String> {
         fumen: a.fumen,
     };
     let answer = threads.run(|| suggest(question))?;
-    print!("{answer}");
+    out!("{answer}");
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `tetris-tt tune`: SPSA on the evaluator weights in the arena, resumable from its directory.
 
+use crate::out::outln;
 use crate::settings::{self, ArenaArgs};
 use arena::{EngineSettings, MatchOptions};
 use clap::Args;
@@ -243,7 +244,7 @@ pub(crate) fn run(a: TuneArgs) -> Result<(), String> {
         std::io::stderr().is_terminal(),
         a.dispatch.then(crate::dispatch::Dispatcher::new).as_mut(),
     )?;
-    println!(
+    outln!(
         "{}",
         serde_json::to_string(&cp.weights()?).map_err(|e| e.to_string())?
     );

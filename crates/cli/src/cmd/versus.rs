@@ -1,6 +1,7 @@
 //! `tetris-tt versus`: a match between two engine settings in the arena.
 
 use crate::colorboard::{ColorBoard, draw_cell};
+use crate::out::out;
 use crate::settings::{self, ArenaArgs};
 use arena::sprt::Sprt;
 use arena::{MatchOptions, MatchSummary, SideSummary};
@@ -391,7 +392,7 @@ pub(crate) fn print_summary(m: &MatchSummary) {
         "{:.1} s, {:.1} games/min, {:.1}x real time per game; match digest {}",
         m.wall_seconds, m.games_per_minute, m.speed_vs_real_time, m.digest
     );
-    print!("{out}");
+    out!("{out}");
 }
 
 #[derive(Args)]
