@@ -2,16 +2,21 @@
 
 use serde_json::Value;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
+/// The command started with all three streams piped.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn(args);
     child
         .stdin
         .take()
@@ -1227,14 +1232,8 @@ fn out_of_range_settings_files_are_refused_by_field_before_any_game() {
 /// command quietly with success, not with a panic.
 #[test]
 fn a_closed_output_pipe_ends_the_command_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tetris-tt"))
-        .args(["play", "--seed", "1", "--pieces", "20"])
-        .args(SMALL)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = [&["play", "--seed", "1", "--pieces", "20"], SMALL].concat();
+    let mut child = spawn(&args);
     // Closed before the game (many milliseconds) can have printed its summary.
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
