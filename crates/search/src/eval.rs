@@ -480,6 +480,7 @@ struct FullBut {
 }
 
 impl FullBut {
+    #[inline(always)]
     fn new(cols: &[u64; WIDTH]) -> FullBut {
         // pre[i]: rows full in columns 0..i; suf[i]: rows full in columns i..WIDTH.
         let mut pre = [!0u64; WIDTH + 1];
