@@ -877,6 +877,7 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
     let mut reach = [0u64; WIDTH + 2];
     let sky = |x: usize| !((1u64 << heights[x]) - 1);
     let mut dirty = 0u32;
+    let mut count = 0i32;
     let mut cols = with;
     while cols != 0 {
         let x = cols.trailing_zeros() as usize;
@@ -886,6 +887,7 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
         let r = down(holes[x] & (left | right), holes[x]);
         if r != 0 {
             reach[x + 1] = r;
+            count += r.count_ones() as i32;
             dirty |= beside(x);
         }
     }
@@ -899,11 +901,13 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
             holes[x],
         );
         if r != reach[x + 1] {
+            // The reach only grows: count the cells it gained.
+            count += (r & !reach[x + 1]).count_ones() as i32;
             reach[x + 1] = r;
             dirty |= beside(x);
         }
     }
-    reach.iter().map(|r| r.count_ones() as i32).sum()
+    count
 }
 
 /// Rows with exactly one empty cell, below the roof.
