@@ -309,6 +309,8 @@ impl DefaultEvaluator {
         // One pass over the columns: heights, holes, covered cells, tallest and lowest column.
         let mut heights = [0i32; WIDTH];
         let mut hole_cells = [0u64; WIDTH];
+        // Bit x: column x has holes.
+        let mut with_holes = 0u32;
         let (mut holes, mut covered, mut max_height) = (0i32, 0i32, 0i32);
         let (mut well_x, mut well_h) = (0usize, i32::MAX);
         for (x, &c) in cols.iter().enumerate() {
@@ -324,6 +326,7 @@ impl DefaultEvaluator {
             if empty != 0 {
                 holes += empty;
                 hole_cells[x] = !c & ((1u64 << h) - 1);
+                with_holes |= 1 << x;
                 // The filled cells from the lowest hole (the first unset bit) up.
                 covered += ((c >> c.trailing_ones()).count_ones() as i32).min(6);
             }
@@ -366,7 +369,7 @@ impl DefaultEvaluator {
         let (t_slots, t_slot_lines) = t_slots(board, &heights, full);
         v += w.t_slot[t_slot_lines as usize];
         if holes > 0 && w.cavities != 0 {
-            v += w.cavities * cavities(&heights, &hole_cells);
+            v += w.cavities * cavities(&heights, &hole_cells, with_holes);
         }
         if w.ready_rows != 0 {
             v += w.ready_rows * ready_rows(board, full);
@@ -850,12 +853,12 @@ fn bumpiness(heights: &[i32; WIDTH], skip: usize) -> (i32, i32) {
 
 /// Covered empty cells that the sky reaches sideways: a flood of empty cells from every
 /// column's open top, through left, right and down moves. `holes[x]` is column `x`'s covered
-/// empty cells (below its height).
+/// empty cells (below its height), and bit `x` of `with` is set when it has any.
 ///
 /// Only covered cells can be new: a move down from a column's open top meets its top filled
 /// cell, so the flood enters the covered cells sideways from a neighbour's open top, then
 /// spreads through covered cells alone.
-fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
+fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH], with: u32) -> i32 {
     // Fill each run of `empty` below a cell of `seed`.
     #[inline(always)]
     fn down(mut seed: u64, empty: u64) -> u64 {
@@ -867,11 +870,8 @@ fn cavities(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
             seed = next;
         }
     }
-    // Columns with covered cells, one bit each, and each column's neighbours.
-    let mut with = 0u32;
-    for (x, &h) in holes.iter().enumerate() {
-        with |= ((h != 0) as u32) << x;
-    }
+    debug_assert!((0..WIDTH).all(|x| (holes[x] != 0) == (with >> x & 1 != 0)));
+    // Each column's neighbours with covered cells.
     let beside = |x: usize| ((1u32 << (x + 1)) | (1u32 << x >> 1)) & with;
     // reach[x + 1] is column x's; the walls' stay empty.
     let mut reach = [0u64; WIDTH + 2];
@@ -1327,6 +1327,12 @@ mod tests {
         std::array::from_fn(|x| !b.columns()[x] & ((1u64 << b.column_height(x)) - 1))
     }
 
+    /// [`cavities`] with the mask of columns that have holes made from `holes`.
+    fn cavities_of(heights: &[i32; WIDTH], holes: &[u64; WIDTH]) -> i32 {
+        let with = (0..WIDTH).fold(0, |m, x| m | ((holes[x] != 0) as u32) << x);
+        cavities(heights, holes, with)
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
 
@@ -1335,7 +1341,7 @@ mod tests {
         fn cavities_agree_with_the_whole_flood(board in ragged()) {
             let heights: [i32; WIDTH] = std::array::from_fn(|x| board.column_height(x) as i32);
             proptest::prop_assert_eq!(
-                cavities(&heights, &hole_cells(&board)),
+                cavities_of(&heights, &hole_cells(&board)),
                 cavities_by_flood(&board, &heights),
                 "on\n{}", board
             );
@@ -1399,7 +1405,7 @@ mod tests {
         .parse()
         .unwrap();
         let heights: [i32; WIDTH] = std::array::from_fn(|x| b.column_height(x) as i32);
-        assert_eq!(cavities(&heights, &hole_cells(&b)), 1);
+        assert_eq!(cavities_of(&heights, &hole_cells(&b)), 1);
         assert_eq!(cavities_by_flood(&b, &heights), 1);
         let e = eval("##......##\n#......#.#");
         assert_eq!(e.holes, 2);
