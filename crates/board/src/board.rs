@@ -156,14 +156,15 @@ impl Board {
             return (b, cleared);
         }
         let pattern = &COLUMN_CELLS[piece as usize][rot as usize][x as usize];
-        let mut cols = [0u64; WIDTH];
-        let mut added = 0;
-        for ((c, &old), &rows) in cols.iter_mut().zip(&self.cols).zip(pattern) {
-            // Bit dy + 2 of the pattern is the cell at row y + dy.
-            let add = ((rows as u64) << y >> 2) & ROWS;
-            added |= add;
-            *c = old | add;
-        }
+        // Bit dy + 2 of the pattern is the cell at row y + dy: one shift for every column, so
+        // the loops vectorize.
+        let add: [u64; WIDTH] = if y >= 2 {
+            std::array::from_fn(|i| ((pattern[i] as u64) << (y - 2)) & ROWS)
+        } else {
+            std::array::from_fn(|i| (pattern[i] as u64) >> (2 - y))
+        };
+        let cols: [u64; WIDTH] = std::array::from_fn(|i| self.cols[i] | add[i]);
+        let added = add.iter().fold(0, |a, &m| a | m);
         let mut b = Board {
             cols,
             roof: self.roof.max((64 - added.leading_zeros()) as u8),
