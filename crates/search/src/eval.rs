@@ -483,6 +483,7 @@ struct FullBut {
 }
 
 impl FullBut {
+    // Inlined into its caller: returned from a call, the tables are copied out of it.
     #[inline(always)]
     fn new(cols: &[u64; WIDTH]) -> FullBut {
         // pre[i]: rows full in columns 0..i; suf[i]: rows full in columns i..WIDTH.
