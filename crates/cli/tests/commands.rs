@@ -452,6 +452,28 @@ fn bad_input_gets_one_line_and_exit_code_2() {
 }
 
 #[test]
+fn an_sprt_takes_a_negative_lower_bound_without_an_equals_sign() {
+    let dir = std::env::temp_dir();
+    let a = dir.join(format!("tetris-tt-sprt-{}.json", std::process::id()));
+    std::fs::write(&a, r#"{"beam_width": 1, "previews": 2, "use_hold": false}"#).unwrap();
+    let a = a.to_string_lossy().to_string();
+    let args = [
+        "versus", "--a", &a, "--b", &a, "--games", "2", "--sprt", "-10,20", "--json",
+    ];
+    let out = run(&args, "");
+    std::fs::remove_file(&a).ok();
+    let m = json_of(&out);
+    assert_eq!(m["sprt"]["elo0"], -10.0);
+    assert_eq!(m["sprt"]["elo1"], 20.0);
+    // An option in the value's place is taken as the value, and refused in one line.
+    let out = run(&["versus", "--sprt", "--json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--sprt"), "{err}");
+}
+
+#[test]
 fn weights_load_from_a_file_and_change_the_play() {
     let dir = std::env::temp_dir().join(format!("tetris-tt-weights-{}.json", std::process::id()));
     std::fs::write(&dir, r#"{"holes": 500, "height": 50}"#).unwrap();

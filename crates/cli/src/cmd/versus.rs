@@ -432,7 +432,8 @@ pub(crate) struct VersusArgs {
     #[command(flatten)]
     arena: ArenaArgs,
     /// Stop on a sequential probability ratio test between two Elo hypotheses.
-    #[arg(long, value_name = "ELO0,ELO1")]
+    // A negative ELO0 (`--sprt -10,20`) is a value, not an option.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     sprt: Option<String>,
     /// The SPRT's false positive rate.
     #[arg(long, default_value_t = 0.05)]
