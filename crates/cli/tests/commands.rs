@@ -453,10 +453,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
 
 #[test]
 fn an_sprt_takes_a_negative_lower_bound_without_an_equals_sign() {
-    let dir = std::env::temp_dir();
-    let a = dir.join(format!("tetris-tt-sprt-{}.json", std::process::id()));
-    std::fs::write(&a, r#"{"beam_width": 1, "previews": 2, "use_hold": false}"#).unwrap();
-    let a = a.to_string_lossy().to_string();
+    let a = temp_file(
+        "sprt.json",
+        r#"{"beam_width": 1, "previews": 2, "use_hold": false}"#,
+    );
     let args = [
         "versus", "--a", &a, "--b", &a, "--games", "2", "--sprt", "-10,20", "--json",
     ];
