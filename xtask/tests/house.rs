@@ -1,6 +1,7 @@
 //! The house rules a reader relies on, checked over the repository's own files: no words of
-//! the team's working process, no pair of source files that import each other, and no
-//! function longer than 100 lines unless a comment says why its length is one idea.
+//! the team's working process, no pair of source files that import each other, no function
+//! longer than 100 lines unless a comment says why its length is one idea, and no decision
+//! record without its commit.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -215,4 +216,38 @@ fn the_length_check_counts_lines() {
     let said = format!("// One idea: a table.\nfn long() {{\n{body}}}\n");
     assert!(long_functions(&said).is_empty());
     assert!(long_functions("fn short() {\n}\n").is_empty());
+}
+
+/// The rows of a decision record's tables whose last cell (the commit) names no commit: no
+/// word of 7 to 40 hexadecimal digits.
+fn rows_without_a_commit(text: &str) -> Vec<String> {
+    let names_a_commit = |cell: &str| {
+        cell.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| (7..=40).contains(&w.len()) && w.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    text.lines()
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| decision |"))
+        .filter(|l| {
+            let last = l.trim_end().trim_end_matches('|').rsplit('|').next();
+            !last.is_some_and(names_a_commit)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_decision_names_its_commit() {
+    let text = std::fs::read_to_string(root().join("docs/decisions.md")).unwrap();
+    assert!(text.lines().filter(|l| l.starts_with("| ")).count() > 50);
+    let bad = rows_without_a_commit(&text);
+    assert!(bad.is_empty(), "rows without a commit:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_commit_check_finds_what_it_looks_for() {
+    let placeholder = "| a change | 1 M -> 2 M | COMMIT |";
+    assert_eq!(rows_without_a_commit(placeholder), vec![placeholder]);
+    assert!(rows_without_a_commit("| a change | 1 M | measured on 45bb88a |").is_empty());
+    assert!(rows_without_a_commit("| a change | 1 M | 8d66f52, reverted |").is_empty());
+    assert!(rows_without_a_commit("| decision | measured | commit |\n|---|---|---|").is_empty());
 }
