@@ -113,6 +113,9 @@ pub struct DepthCounters {
 #[derive(Default)]
 pub(crate) struct Buffers {
     pub(crate) levels: Vec<Vec<Node>>,
+    /// How many of `levels` the last pass completed (all of them when it finished; those
+    /// before the one it was interrupted in, when it was).
+    pub(crate) done: usize,
     pub(crate) children: Vec<Child>,
     /// The children's ranks, for selecting the best of them (see `select`).
     pub(crate) ranks: Vec<u64>,
@@ -349,16 +352,19 @@ fn together<'w>(
 }
 
 /// Runs one pass of the beam search from `root`: the levels, then the candidates for the best
-/// line, then the move. Returns `None` when the deadline passed before the pass finished, or
-/// when no placement exists at all.
+/// line, then the move. Its first `from` levels are taken as they are in `buf.levels` (the
+/// levels an earlier pass of the same width and root completed; see `Engine`'s kept passes).
+/// Returns `None` when the deadline passed before the pass finished, or when no placement
+/// exists at all.
 pub(crate) fn run_pass<E: Evaluator>(
     pass: &Pass<'_, E>,
     root: &Node,
     tables: &DepthTables<PositionEval, Board>,
     buf: &mut Buffers,
     counters: &mut PassCounters,
+    from: usize,
 ) -> Option<Line> {
-    let last_full = grow(pass, root, tables, buf, counters)?;
+    let last_full = grow(pass, root, tables, buf, counters, from)?;
     let levels = &buf.levels[..last_full];
     let buffers = (&mut buf.scratch, &mut buf.workers);
     let candidates = candidates(pass, levels, tables, buffers, counters);
@@ -366,26 +372,30 @@ pub(crate) fn run_pass<E: Evaluator>(
     Some(line_of(levels, &candidates, chosen))
 }
 
-/// Fills the beam's levels depth by depth from `root`: each depth's parents are expanded and
-/// the best `pass.width` children kept. Returns how many levels are full, `None` when the pass
-/// was interrupted or no placement exists.
+/// Fills the beam's levels depth by depth from `root`, from level `from` on (the ones before
+/// are complete already): each depth's parents are expanded and the best `pass.width`
+/// children kept. Counts the complete levels in `buf.done`. Returns how many levels are full,
+/// `None` when the pass was interrupted or no placement exists.
 fn grow<E: Evaluator>(
     pass: &Pass<'_, E>,
     root: &Node,
     tables: &DepthTables<PositionEval, Board>,
     buf: &mut Buffers,
     counters: &mut PassCounters,
+    from: usize,
 ) -> Option<usize> {
     // The engine already capped the depth at the number of known pieces.
     let depth = pass.depth;
+    debug_assert!(from <= depth);
     if buf.levels.len() < depth {
         buf.levels.resize_with(depth, Vec::new);
     }
-    for level in &mut buf.levels {
+    for level in &mut buf.levels[from..] {
         level.clear();
     }
-    let mut last_full = 0;
-    for d in 0..depth {
+    buf.done = from;
+    let mut last_full = from;
+    for d in from..depth {
         if pass.interrupted(counters.nodes) {
             return None;
         }
@@ -441,6 +451,7 @@ fn grow<E: Evaluator>(
             );
         }
         last_full = d + 1;
+        buf.done = last_full;
     }
     (last_full > 0).then_some(last_full)
 }

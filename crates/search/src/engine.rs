@@ -149,6 +149,66 @@ pub struct Engine<E: Evaluator = DefaultEvaluator> {
     pieces: Vec<Piece>,
     /// What the first search of the current root did to the tables.
     root_transition: Transition,
+    /// The levels the last search completed, for a search of the same position with more of
+    /// the queue known.
+    kept: Kept,
+}
+
+/// The levels of one pass of an earlier search, kept for the next search of the same
+/// position: its first `done` levels are complete.
+struct KeptPass {
+    width: usize,
+    levels: Vec<Vec<Node>>,
+    done: usize,
+}
+
+/// The widest of `widths` whose kept pass needs at most one more level of a search `depth`
+/// deep. It is done sooner than the narrower passes before it would be, so those wider than
+/// the configured width (the quality an answer is sure to have, found first) are skipped.
+fn nearly_done(kept: &[KeptPass], widths: &[usize], depth: usize) -> Option<usize> {
+    kept.iter()
+        .filter(|k| k.done + 1 >= depth && widths.contains(&k.width))
+        .map(|k| k.width)
+        .max()
+}
+
+/// What a search leaves for the next search of the same position (a new preview arrives while
+/// the bot thinks). A level of a pass depends only on the root, the pieces it reads, the
+/// pieces still to come as the evaluator's context reads them, and the width. With a piece in
+/// hold at the root (or hold off) every line places the queue in order, so level `d` reads
+/// the queue's piece `d` alone; with nothing in hold, a line may hold into the empty hold and
+/// play the next piece, so it reads piece `d + 1` too. When the new pieces change no context
+/// score ([`Evaluator::ignores_pending`]), the earlier search's levels that read only pieces
+/// it knew are exactly the levels the new search would build, and its passes go on from
+/// them: a finished pass needs only the new depths, an interrupted one only what it had not
+/// done. The answer of every pass is the one a search from scratch would give; only the work
+/// changes.
+#[derive(Default)]
+struct Kept {
+    /// The position searched, with what its levels were built under.
+    position: Option<(Node, u32, u64, Rules)>,
+    /// The pieces searched (the current one first).
+    pieces: Vec<Piece>,
+    /// The widest pass that finished, and any wider one that was interrupted.
+    passes: Vec<KeptPass>,
+}
+
+impl Kept {
+    fn bytes(&self) -> usize {
+        self.pieces.capacity() * size_of::<Piece>()
+            + self.passes.capacity() * size_of::<KeptPass>()
+            + self
+                .passes
+                .iter()
+                .map(|k| {
+                    k.levels.capacity() * size_of::<Vec<Node>>()
+                        + k.levels
+                            .iter()
+                            .map(|l| l.capacity() * size_of::<Node>())
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
+    }
 }
 
 impl Engine<DefaultEvaluator> {
@@ -172,6 +232,7 @@ impl<E: Evaluator> Engine<E> {
             buffers: Buffers::default(),
             pieces: Vec::with_capacity(depth + 1),
             root_transition: Transition::Fresh,
+            kept: Kept::default(),
         }
     }
 
@@ -189,11 +250,13 @@ impl<E: Evaluator> Engine<E> {
     /// and hold alone); only move generation changes.
     pub fn set_rules(&mut self, rules: Rules) {
         self.config.rules = rules;
+        self.kept = Kept::default();
     }
 
     /// Starts a new game: clears every table and forgets the prediction.
     pub fn reset(&mut self) {
         self.tables.reset();
+        self.kept = Kept::default();
     }
 
     /// Searches at the configured fixed width ([`Budget::Fixed`]). Deterministic. `None`
@@ -314,9 +377,127 @@ impl<E: Evaluator> Engine<E> {
         (depth.min(self.pieces.len()), speculate)
     }
 
+    /// The passes the last search left that a search of `root` with the pieces now in
+    /// `self.pieces` can go on from (see [`Kept`]); none when the position or what the levels
+    /// read has changed.
+    fn reusable(&mut self, root: &Node, state: &GameState) -> Vec<KeptPass> {
+        let kept = std::mem::take(&mut self.kept);
+        let same = kept.position.is_some_and(|(r, incoming, placed, rules)| {
+            (r.board, r.hold, r.carried, r.placement.piece)
+                == (root.board, root.hold, root.carried, root.placement.piece)
+                && (incoming, placed, rules)
+                    == (state.incoming, state.pieces_placed, self.config.rules)
+        });
+        // How many levels read only the pieces the kept passes knew.
+        let known = (kept.pieces.len())
+            .saturating_sub((root.hold.is_none() && self.config.use_hold) as usize);
+        let extends = self.pieces.starts_with(&kept.pieces)
+            && self.pieces[kept.pieces.len()..]
+                .iter()
+                .all(|&p| self.evaluator.ignores_pending(p));
+        if same && extends {
+            let mut passes = kept.passes;
+            for k in &mut passes {
+                k.done = k.done.min(known);
+            }
+            passes.retain(|k| k.done > 0);
+            passes
+        } else {
+            // The levels' memory is used again, not allocated anew for every search.
+            if let Some(k) = kept.passes.into_iter().next()
+                && self.buffers.levels.is_empty()
+            {
+                self.buffers.levels = k.levels;
+            }
+            Vec::new()
+        }
+    }
+
+    /// Puts the levels of the kept pass of width `w`, if there is one, in the search buffers:
+    /// returns how many of them are complete (0 without one).
+    fn take_levels(&mut self, reuse: &mut Vec<KeptPass>, w: usize, depth: usize) -> usize {
+        match reuse.iter().position(|k| k.width == w) {
+            Some(j) => {
+                let k = reuse.swap_remove(j);
+                self.buffers.levels = k.levels;
+                k.done.min(depth)
+            }
+            None => 0,
+        }
+    }
+
+    /// Keeps the levels the pass of width `w` completed (all of them if it `finished`) for
+    /// the next search. Of the finished passes only the widest is kept: the next pass builds
+    /// its levels in the narrower one's place.
+    fn keep_levels(&mut self, kept: &mut Vec<KeptPass>, w: usize, finished: bool) {
+        let done = self.buffers.done;
+        if done == 0 {
+            return;
+        }
+        let levels = std::mem::take(&mut self.buffers.levels);
+        if finished {
+            if let Some(narrower) = kept.pop() {
+                self.buffers.levels = narrower.levels;
+            }
+            kept.clear();
+        }
+        kept.push(KeptPass {
+            width: w,
+            levels,
+            done,
+        });
+    }
+
+    /// Keeps for the next search the levels this search of `root` completed, and those of
+    /// the passes it was left that it did not run, if wider than the widest that finished.
+    fn leave(
+        &mut self,
+        root: Node,
+        state: &GameState,
+        mut kept: Vec<KeptPass>,
+        left: Vec<KeptPass>,
+    ) {
+        let widest = kept.iter().map(|k| k.width).max().unwrap_or(0);
+        kept.extend(left.into_iter().filter(|k| k.width > widest));
+        self.kept = Kept {
+            position: Some((root, state.incoming, state.pieces_placed, self.config.rules)),
+            pieces: self.pieces.clone(),
+            passes: kept,
+        };
+    }
+
+    /// The statistics of a pass that finished now: the `passes`-th of the search started at
+    /// `start`, of width `w` and `depth` levels.
+    fn stats(
+        &self,
+        counters: &PassCounters,
+        transition: Transition,
+        (passes, w, depth): (u32, usize, usize),
+        start: Instant,
+    ) -> SearchStats {
+        let now = start.elapsed();
+        SearchStats {
+            nodes: counters.nodes,
+            evaluations: counters.evaluations,
+            depth: counters.depth.clone(),
+            transition,
+            root_transition: self.root_transition,
+            rotations: self.tables.rotations(),
+            clears: self.tables.clears(),
+            passes,
+            width: w,
+            search_depth: depth,
+            elapsed: now,
+            answer_nodes: counters.nodes,
+            answer_elapsed: now,
+        }
+    }
+
     /// Runs the passes of `schedule` on `state`, calling `on_pass` with each finished pass's
-    /// plan and stopping at the first it refuses (see [`Self::think`]). On several search threads the work of each depth is shared out in the current
-    /// rayon pool (the global one when the caller is in none).
+    /// plan and stopping at the first it refuses (see [`Self::think`]). On several search
+    /// threads the work of each depth is shared out in the current rayon pool (the global
+    /// one when the caller is in none). Passes go on from the levels the last search left
+    /// when they are still good (see [`Kept`]).
     fn run(
         &mut self,
         state: &GameState,
@@ -340,10 +521,21 @@ impl<E: Evaluator> Engine<E> {
                     + (speculate.is_some() && self.config.speculates_deep()) as usize
             ],
         };
+        let mut reuse = self.reusable(&root, state);
+        let skip_below = nearly_done(&reuse, &schedule.widths, search_depth);
+        let sure = self.config.beam_width;
+        let mut kept: Vec<KeptPass> = Vec::new();
         let mut best: Option<Plan> = None;
+        let mut first = true;
         for (i, &w) in schedule.widths.iter().enumerate() {
-            // The firm passes always finish, unless a stop is asked for.
-            let firm = i < schedule.firm;
+            if w > sure && skip_below.is_some_and(|s| w < s) {
+                continue;
+            }
+            // The firm passes always finish, unless a stop is asked for; so does the first
+            // pass run, which may follow skipped ones.
+            let firm = i < schedule.firm || first;
+            first = false;
+            let from = self.take_levels(&mut reuse, w, search_depth);
             let pass = Pass {
                 evaluator: &self.evaluator,
                 rules: self.config.rules,
@@ -364,27 +556,21 @@ impl<E: Evaluator> Engine<E> {
                 pieces_placed: state.pieces_placed,
                 threads: self.config.search_threads.max(1),
             };
-            let Some(line) = run_pass(&pass, &root, &self.tables, &mut self.buffers, &mut counters)
-            else {
+            let line = run_pass(
+                &pass,
+                &root,
+                &self.tables,
+                &mut self.buffers,
+                &mut counters,
+                from,
+            );
+            self.keep_levels(&mut kept, w, line.is_some());
+            let Some(line) = line else {
                 break;
             };
             let expected = line.board_after_first;
-            let now = start.elapsed();
-            let stats = SearchStats {
-                nodes: counters.nodes,
-                evaluations: counters.evaluations,
-                depth: counters.depth.clone(),
-                transition,
-                root_transition: self.root_transition,
-                rotations: self.tables.rotations(),
-                clears: self.tables.clears(),
-                passes: best.as_ref().map_or(1, |p| p.stats.passes + 1),
-                width: w,
-                search_depth,
-                elapsed: now,
-                answer_nodes: counters.nodes,
-                answer_elapsed: now,
-            };
+            let passes = best.as_ref().map_or(1, |p| p.stats.passes + 1);
+            let stats = self.stats(&counters, transition, (passes, w, search_depth), start);
             let plan = Plan::of(line, stats);
             // The prediction is the taken pass's: a caller that refuses a pass (it was told
             // to stop while the pass finished) answers with an earlier one, and the next
@@ -400,6 +586,7 @@ impl<E: Evaluator> Engine<E> {
                 break;
             }
         }
+        self.leave(root, state, kept, reuse);
         // The plan's figures cover all the work, an unfinished last pass included.
         best.map(|mut p| {
             p.stats.nodes = counters.nodes;
@@ -413,7 +600,10 @@ impl<E: Evaluator> Engine<E> {
     /// The exact heap bytes the engine owns: every table, the search buffers and the piece
     /// list.
     pub fn memory_bytes(&self) -> usize {
-        self.tables.bytes() + self.buffers.bytes() + self.pieces.capacity() * size_of::<Piece>()
+        self.tables.bytes()
+            + self.buffers.bytes()
+            + self.kept.bytes()
+            + self.pieces.capacity() * size_of::<Piece>()
     }
 
     /// The per-depth tables (for statistics and inspection).

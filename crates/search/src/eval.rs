@@ -103,6 +103,14 @@ pub trait Evaluator: Sync {
         let _ = (eval, before, hold);
         None
     }
+    /// Whether [`Evaluator::context`] gives the same score for every step when `piece` is
+    /// added at the end of the step's `pending` pieces. The search of a position builds on
+    /// an earlier search of it when the new pieces of its queue are read this way (a new
+    /// preview while the bot thinks); `false` (the default) searches again from the root.
+    fn ignores_pending(&self, piece: Piece) -> bool {
+        let _ = piece;
+        false
+    }
 }
 
 /// The default evaluator's weights: plain data, loadable from JSON (missing fields keep their
@@ -432,6 +440,11 @@ impl Evaluator for DefaultEvaluator {
             value: eval.value - self.hold_term(before) + self.hold_term(hold),
             ..*eval
         })
+    }
+
+    fn ignores_pending(&self, piece: Piece) -> bool {
+        // `context` reads the pending pieces only to ask whether a T is among them.
+        piece != Piece::T
     }
 
     fn context(&self, eval: &PositionEval, step: &StepContext<'_>) -> StepScore {
@@ -1072,6 +1085,55 @@ mod tests {
         ",
         );
         assert_eq!((e.t_slots, e.t_slot_lines), (1, 2));
+    }
+
+    #[test]
+    fn ignores_pending_says_which_new_pieces_the_context_reads() {
+        // A board with a T-spin double slot: its context reads whether a T is to come.
+        let board: Board = "
+            ###.......
+            ##...#####
+            ###.######
+        "
+        .parse()
+        .unwrap();
+        let e = DefaultEvaluator::default();
+        let o = Outcome::default();
+        let mut read = 0;
+        for hold in [None, Some(Piece::I), Some(Piece::T)] {
+            let p = e.position(&board, hold);
+            assert!(p.t_slot_lines > 0);
+            for base in [&[][..], &[Piece::S, Piece::Z][..], &[Piece::T][..]] {
+                let score = |pending: &[Piece]| {
+                    e.context(
+                        &p,
+                        &StepContext {
+                            piece: Piece::L,
+                            outcome: &o,
+                            b2b_before: false,
+                            depth: 1,
+                            pending,
+                            hold,
+                            pieces_placed: 10,
+                            input_frames: 8,
+                            clear_frames: 0,
+                            incoming: 0,
+                        },
+                    )
+                };
+                for new in Piece::ALL {
+                    let longer: Vec<Piece> = base.iter().copied().chain([new]).collect();
+                    if e.ignores_pending(new) {
+                        assert_eq!(score(base), score(&longer), "{new:?} after {base:?}");
+                    } else if score(base) != score(&longer) {
+                        read += 1;
+                    }
+                }
+            }
+        }
+        // A T to come is read where neither the hold nor the earlier pieces have one: with
+        // nothing or an I held, after no pieces or after S and Z.
+        assert_eq!(read, 4);
     }
 
     #[test]
