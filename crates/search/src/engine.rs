@@ -389,7 +389,9 @@ impl<E: Evaluator> Engine<E> {
                     == (state.incoming, state.pieces_placed, self.config.rules)
         });
         // How many levels read only the pieces the kept passes knew.
-        let known = (kept.pieces.len())
+        let known = kept
+            .pieces
+            .len()
             .saturating_sub((root.hold.is_none() && self.config.use_hold) as usize);
         let extends = self.pieces.starts_with(&kept.pieces)
             && self.pieces[kept.pieces.len()..]
@@ -449,7 +451,7 @@ impl<E: Evaluator> Engine<E> {
     }
 
     /// Keeps for the next search the levels this search of `root` completed, and those of
-    /// the passes it was left that it did not run, if wider than the widest that finished.
+    /// the passes it was left that it did not run, if wider than any of these.
     fn leave(
         &mut self,
         root: Node,
