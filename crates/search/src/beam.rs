@@ -374,7 +374,7 @@ pub(crate) fn run_pass<E: Evaluator>(
 
 /// Fills the beam's levels depth by depth from `root`, from level `from` on (the ones before
 /// are complete already): each depth's parents are expanded and the best `pass.width`
-/// children kept. Counts the complete levels in `buf.done`. Returns how many levels are full,
+/// children kept. Counts the complete levels in `buf.done` and returns that count, or
 /// `None` when the pass was interrupted or no placement exists.
 fn grow<E: Evaluator>(
     pass: &Pass<'_, E>,
@@ -394,7 +394,6 @@ fn grow<E: Evaluator>(
         level.clear();
     }
     buf.done = from;
-    let mut last_full = from;
     for d in from..depth {
         if pass.interrupted(counters.nodes) {
             return None;
@@ -450,10 +449,9 @@ fn grow<E: Evaluator>(
                 &mut rest[0],
             );
         }
-        last_full = d + 1;
-        buf.done = last_full;
+        buf.done = d + 1;
     }
-    (last_full > 0).then_some(last_full)
+    (buf.done > 0).then_some(buf.done)
 }
 
 /// Expands `parents` at depth `d` on the search's threads and keeps the best `pass.width`

@@ -421,8 +421,11 @@ impl<E: Evaluator> Engine<E> {
         match reuse.iter().position(|k| k.width == w) {
             Some(j) => {
                 let k = reuse.swap_remove(j);
+                // The configuration is fixed and the pieces only grew, so the depth did not
+                // shrink: the kept levels fit it.
+                debug_assert!(k.done <= depth);
                 self.buffers.levels = k.levels;
-                k.done.min(depth)
+                k.done
             }
             None => 0,
         }
@@ -528,15 +531,14 @@ impl<E: Evaluator> Engine<E> {
         let sure = self.config.beam_width;
         let mut kept: Vec<KeptPass> = Vec::new();
         let mut best: Option<Plan> = None;
-        let mut first = true;
         for (i, &w) in schedule.widths.iter().enumerate() {
             if w > sure && skip_below.is_some_and(|s| w < s) {
                 continue;
             }
             // The firm passes always finish, unless a stop is asked for; so does the first
-            // pass run, which may follow skipped ones.
-            let firm = i < schedule.firm || first;
-            first = false;
+            // pass run, which may follow skipped ones (a pass that does not finish ends the
+            // loop, so no answer yet means no pass has run).
+            let firm = i < schedule.firm || best.is_none();
             let from = self.take_levels(&mut reuse, w, search_depth);
             let pass = Pass {
                 evaluator: &self.evaluator,

@@ -141,6 +141,17 @@ fn a_new_preview_changes_no_pass() {
     );
 }
 
+/// Checks a seeded game under `config` and asserts that the second search built on the
+/// first at least `minimum` times: a run that never did would prove nothing.
+fn check_builds_on(config: Config, seed: u64, moves: usize, minimum: usize) {
+    let counts = check_game(config, seed, moves);
+    assert!(
+        counts.built_on >= minimum,
+        "built on levels {} times in {moves} moves, want {minimum}",
+        counts.built_on
+    );
+}
+
 #[test]
 fn a_new_preview_changes_no_pass_without_the_cache_on_two_threads() {
     let config = Config {
@@ -148,12 +159,7 @@ fn a_new_preview_changes_no_pass_without_the_cache_on_two_threads() {
         search_threads: 2,
         ..base()
     };
-    let counts = check_game(config, 12, 30);
-    assert!(
-        counts.built_on >= 5,
-        "built on levels {} times",
-        counts.built_on
-    );
+    check_builds_on(config, 12, 30, 5);
 }
 
 #[test]
@@ -164,10 +170,5 @@ fn a_new_preview_changes_no_pass_when_two_pieces_are_speculated() {
         move_choice: search::MoveChoice::TopMean(4),
         ..base()
     };
-    let counts = check_game(config, 13, 30);
-    assert!(
-        counts.built_on >= 5,
-        "built on levels {} times",
-        counts.built_on
-    );
+    check_builds_on(config, 13, 30, 5);
 }
