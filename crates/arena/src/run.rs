@@ -172,8 +172,12 @@ pub struct MoveRecord {
     pub outcome: game::Outcome,
     /// Attack by the versus table.
     pub attack: u32,
+    /// Incoming lines its attack cancelled.
+    pub cancelled: u32,
     /// Garbage rows that entered the board after it.
     pub received: u32,
+    /// The frame it locked.
+    pub frame: u64,
 }
 
 /// Who won a game.
@@ -387,7 +391,9 @@ impl Recorder {
                 hold: r.hold,
                 outcome: r.outcome,
                 attack: r.attack,
+                cancelled: r.cancelled,
                 received: r.received,
+                frame: r.frame,
             });
         }
         digest_lock(&mut self.digest, i, r);

@@ -789,6 +789,36 @@ fn fumen_shows_every_page_as_the_reference_decodes_it() {
 }
 
 #[test]
+fn fumen_reads_a_long_game_from_its_file_and_numbers_its_pages_on() {
+    let one = "v115@vhAAgH";
+    let two = format!("{TSPIN_FUMEN}\n\n{one}\n");
+    let path = temp_file("two-fumens.txt", &two);
+    let shown = text_of(&run(&["fumen", &path], ""));
+    let from_stdin = text_of(&run(&["fumen", "-"], &two));
+    assert_eq!(shown, from_stdin);
+    let first = text_of(&run(&["fumen", TSPIN_FUMEN], ""));
+    let pages = first.matches("PAGE ").count();
+    assert!(shown.starts_with(&first), "{shown}");
+    assert!(shown.contains(&format!("PAGE {pages}\n")), "{shown}");
+    // The file's lines joined into one argument: one clear line, not a decoding error deep in
+    // the second fumen.
+    let joined = run(&["fumen", &two], "");
+    assert_eq!(joined.status.code(), Some(2));
+    let err = String::from_utf8(joined.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("more than one fumen"), "{err}");
+    // A bad line names its place.
+    let bad = temp_file("bad-fumen.txt", &format!("{one}\nv115@vhAx1B\n"));
+    let out = run(&["fumen", &bad], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 2: not a valid fumen"), "{err}");
+    for f in [path, bad] {
+        std::fs::remove_file(f).ok();
+    }
+}
+
+#[test]
 fn a_fumen_board_works_wherever_a_text_board_does() {
     let from_text = run(
         &["movegen", "--piece", "T", "--board", "-", "--json"],
@@ -981,17 +1011,30 @@ fn versus_writes_every_game_of_both_sides_as_fumen() {
     let m = json_of(&out);
     for g in 0..2 {
         for side in ["a", "b"] {
-            let text = std::fs::read_to_string(dir.join(format!("game-{g}-{side}.txt"))).unwrap();
-            let shown = run(&["fumen", text.lines().next().unwrap()], "");
+            let path = dir.join(format!("game-{g}-{side}.txt"));
+            // The whole file, however many fumen lines it has.
+            let shown = run(&["fumen", &path.to_string_lossy()], "");
             assert!(shown.status.success());
-            let pages = String::from_utf8(shown.stdout)
-                .unwrap()
-                .matches("PAGE ")
-                .count() as u64;
+            let shown = String::from_utf8(shown.stdout).unwrap();
+            let pages = shown.matches("PAGE ").count() as u64;
             let placed = m["game_list"][g][format!("{side}_pieces")]
                 .as_u64()
                 .unwrap();
             assert_eq!(pages, placed, "game {g} side {side}");
+            // Every page says when its piece locked, in order, then what the piece did.
+            let mut last = 0.0;
+            for c in shown.lines().filter_map(|l| l.strip_prefix("COMMENT ")) {
+                let (time, rest) = c.split_once(" s").expect(c);
+                let t: f64 = time.parse().expect(c);
+                assert!(t >= last, "{c} after {last} s");
+                last = t;
+                assert!(rest.contains("; attack "), "{c}");
+            }
+            let seconds = m["game_list"][g]["seconds"].as_f64().unwrap();
+            assert!(
+                last > 0.0 && last <= seconds + 0.05,
+                "{last} s of {seconds}"
+            );
         }
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -431,6 +431,11 @@ pub fn decode(s: &str) -> Result<Vec<Page>, FumenError> {
     if !matches!(s[..at].chars().last(), Some('v' | 'm' | 'd')) {
         return bad("only version 115 (v115@) fumens are read");
     }
+    // '@' is not a fumen character, so a second version mark is a second fumen: a long game
+    // written one fumen a line, passed whole.
+    if s[at + 4..].contains("115@") {
+        return bad("it holds more than one fumen; give them one at a time");
+    }
     let mut r = Reader {
         chars: s[at + 4..]
             .bytes()

@@ -52,8 +52,10 @@ pub(crate) struct Show {
 }
 
 /// Writes a recorded game as two fumen files, `game-N-a.txt` and `game-N-b.txt`: a page per
-/// piece with the garbage that came in, one string per line.
-fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
+/// piece with the garbage that came in, one string per line. Each page's comment says when
+/// the piece locked and what came in before it, so that the two sides' files of a game can
+/// be read side by side.
+fn write_fumens(dir: &str, g: &arena::GameRecord, frame_ms: f64) -> Result<(), String> {
     for (side, name) in g.sides.iter().zip(["a", "b"]) {
         let mut w = fumen::GameWriter::new();
         let mut garbage = 0;
@@ -62,7 +64,7 @@ fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
                 &m.board,
                 garbage,
                 crate::fumen_out::place(&m.placement),
-                crate::fumen_out::comment(&m.outcome, m.attack),
+                versus_comment(m, garbage, frame_ms),
             );
             garbage = m.received;
         }
@@ -77,12 +79,28 @@ fn write_fumens(dir: &str, g: &arena::GameRecord) -> Result<(), String> {
     Ok(())
 }
 
+/// A versus page's comment: the lock's time, the garbage rows that came in before the
+/// piece, then what the piece did, for example `12.3 s, 4 garbage in; attack 2, combo 1, 1
+/// cancelled`.
+fn versus_comment(m: &arena::MoveRecord, garbage_in: u32, frame_ms: f64) -> String {
+    let mut c = format!("{:.1} s", m.frame as f64 * frame_ms / 1000.0);
+    if garbage_in > 0 {
+        c.push_str(&format!(", {garbage_in} garbage in"));
+    }
+    c.push_str("; ");
+    c.push_str(&crate::fumen_out::comment(&m.outcome, m.attack));
+    if m.cancelled > 0 {
+        c.push_str(&format!(", {} cancelled", m.cancelled));
+    }
+    c
+}
+
 /// Runs the match and returns its summary.
 pub(crate) fn run_match(opts: &MatchOptions, show: &Show) -> Result<MatchSummary, String> {
     let mut written: Result<(), String> = Ok(());
     let mut write = |g: &arena::GameRecord| {
         if let (Some(dir), Ok(())) = (&show.fumen_out, &written) {
-            written = write_fumens(dir, g);
+            written = write_fumens(dir, g, opts.versus.frame_ms);
         }
     };
     if show.render {
