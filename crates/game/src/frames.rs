@@ -102,7 +102,9 @@ impl FrameCosts {
 
     /// A cheap estimate of [`FrameCosts::input_frames`], for a search that weighs every
     /// candidate: a turn or two, a shift per column from spawn, and, when the piece cannot come
-    /// straight down into place, a soft-dropped row for every row below the spawn row.
+    /// straight down into place, a soft-dropped row for every row below the spawn row. A spin
+    /// counts as not coming straight down even where the same cells could: its last input is
+    /// a turn in place, so the piece is soft-dropped there first.
     #[inline]
     pub fn estimated_input_frames(&self, board: &Board, p: &Placement, rules: Rules) -> u32 {
         use board::Rotation;
@@ -113,7 +115,7 @@ impl FrameCosts {
             Rotation::South => 2 * self.rotate,
         };
         let shifts = (p.x - board::SPAWN_X).unsigned_abs() as u32 * self.shift;
-        let soft = if p.drops_straight(board) {
+        let soft = if p.spin == board::Spin::None && p.drops_straight(board) {
             0
         } else {
             (board::SPAWN_Y - p.y).max(0) as u32 * self.soft_drop_row
@@ -128,6 +130,57 @@ impl FrameCosts {
             self.perfect_clear
         } else {
             self.line_clear[o.lines.min(4) as usize]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::{Piece, Spin};
+
+    /// A T against the left wall beside one filled cell: its spins there come straight down
+    /// cell for cell, but the arena charges the soft drop that a turn in place needs.
+    #[test]
+    fn a_spin_that_could_drop_straight_is_estimated_with_its_soft_drop() {
+        let mut board = Board::default();
+        board.set(1, 0);
+        let costs = FrameCosts::default();
+        let spins: Vec<Placement> = board::generate(&board, Piece::T, Rules::Srs)
+            .into_iter()
+            .filter(|p| p.spin != Spin::None && p.drops_straight(&board))
+            .collect();
+        assert!(
+            !spins.is_empty(),
+            "the board must offer a spin that drops straight"
+        );
+        for p in &spins {
+            let exact = costs
+                .input_frames(&board, p, Rules::Srs)
+                .expect("generated, so reachable");
+            let estimate = costs.estimated_input_frames(&board, p, Rules::Srs);
+            assert!(
+                exact.abs_diff(estimate) <= 2 * costs.rotate + costs.shift,
+                "{p:?}: estimated {estimate} frames, the arena charges {exact}"
+            );
+        }
+    }
+
+    /// The same cells without the spin still come straight down, soft drop free.
+    #[test]
+    fn a_plain_placement_that_drops_straight_has_no_soft_drop() {
+        let board = Board::default();
+        let costs = FrameCosts::default();
+        for p in board::generate(&board, Piece::T, Rules::Srs) {
+            assert!(p.drops_straight(&board));
+            let exact = costs
+                .input_frames(&board, &p, Rules::Srs)
+                .expect("reachable");
+            assert_eq!(
+                costs.estimated_input_frames(&board, &p, Rules::Srs),
+                exact,
+                "{p:?}"
+            );
         }
     }
 }
