@@ -55,15 +55,18 @@ impl Placement {
         b.place(self.piece, self.rotation, self.x as i32, self.y as i32)
     }
 
-    /// Whether no filled cell of `board` lies above any of its cells in the same column: the
-    /// piece can come straight down into place (a hard drop from above), no tuck or spin under
-    /// an overhang needed.
+    /// Whether the piece can come straight down into place (a hard drop from above), no tuck
+    /// or spin needed: it is no spin, and no filled cell of `board` lies above any of its
+    /// cells in the same column. A spin never does, even in cells a plain drop reaches: its
+    /// last input is a turn in place, so the piece is soft-dropped there first.
     #[inline]
     pub fn drops_straight(&self, board: &Board) -> bool {
         let cols = board.columns();
-        self.cells()
-            .iter()
-            .all(|&(x, y)| cols[x as usize] >> (y as u32 + 1) == 0)
+        self.spin == crate::Spin::None
+            && self
+                .cells()
+                .iter()
+                .all(|&(x, y)| cols[x as usize] >> (y as u32 + 1) == 0)
     }
 
     /// Whether locking here ends the game (every cell at row 20 or above).

@@ -102,9 +102,8 @@ impl FrameCosts {
 
     /// A cheap estimate of [`FrameCosts::input_frames`], for a search that weighs every
     /// candidate: a turn or two, a shift per column from spawn, and, when the piece cannot come
-    /// straight down into place, a soft-dropped row for every row below the spawn row. A spin
-    /// counts as not coming straight down even where the same cells could: its last input is
-    /// a turn in place, so the piece is soft-dropped there first.
+    /// straight down into place (a tuck, or any spin), a soft-dropped row for every row below
+    /// the spawn row.
     #[inline]
     pub fn estimated_input_frames(&self, board: &Board, p: &Placement, rules: Rules) -> u32 {
         use board::Rotation;
@@ -115,7 +114,7 @@ impl FrameCosts {
             Rotation::South => 2 * self.rotate,
         };
         let shifts = (p.x - board::SPAWN_X).unsigned_abs() as u32 * self.shift;
-        let soft = if p.spin == board::Spin::None && p.drops_straight(board) {
+        let soft = if p.drops_straight(board) {
             0
         } else {
             (board::SPAWN_Y - p.y).max(0) as u32 * self.soft_drop_row
@@ -139,20 +138,33 @@ mod tests {
     use super::*;
     use board::{Piece, Spin};
 
-    /// A T against the left wall beside one filled cell: its spins there come straight down
-    /// cell for cell, but the arena charges the soft drop that a turn in place needs.
-    #[test]
-    fn a_spin_that_could_drop_straight_is_estimated_with_its_soft_drop() {
+    /// A board with one filled cell beside the left wall: a T's spins there fill cells that a
+    /// plain T also reaches by a straight drop.
+    fn wall_slot() -> Board {
         let mut board = Board::default();
         board.set(1, 0);
+        board
+    }
+
+    /// The arena charges the soft drop that a spin's turn in place needs, so the estimate does.
+    #[test]
+    fn a_spin_that_could_drop_straight_is_estimated_with_its_soft_drop() {
+        let board = wall_slot();
         let costs = FrameCosts::default();
         let spins: Vec<Placement> = board::generate(&board, Piece::T, Rules::Srs)
             .into_iter()
-            .filter(|p| p.spin != Spin::None && p.drops_straight(&board))
+            .filter(|p| {
+                p.spin != Spin::None
+                    && Placement {
+                        spin: Spin::None,
+                        ..*p
+                    }
+                    .drops_straight(&board)
+            })
             .collect();
         assert!(
             !spins.is_empty(),
-            "the board must offer a spin that drops straight"
+            "the board must offer a spin in cells a plain drop reaches"
         );
         for p in &spins {
             let exact = costs
@@ -166,18 +178,24 @@ mod tests {
         }
     }
 
-    /// The same cells without the spin still come straight down, soft drop free.
+    /// On the same board, a placement without a spin that comes straight down costs no soft
+    /// drop, exactly as the arena charges it.
     #[test]
     fn a_plain_placement_that_drops_straight_has_no_soft_drop() {
-        let board = Board::default();
+        let board = wall_slot();
         let costs = FrameCosts::default();
-        for p in board::generate(&board, Piece::T, Rules::Srs) {
-            assert!(p.drops_straight(&board));
+        let plain: Vec<Placement> = board::generate(&board, Piece::T, Rules::Srs)
+            .into_iter()
+            .filter(|p| p.drops_straight(&board))
+            .collect();
+        assert!(!plain.is_empty());
+        for p in &plain {
+            assert_eq!(p.spin, Spin::None);
             let exact = costs
-                .input_frames(&board, &p, Rules::Srs)
+                .input_frames(&board, p, Rules::Srs)
                 .expect("reachable");
             assert_eq!(
-                costs.estimated_input_frames(&board, &p, Rules::Srs),
+                costs.estimated_input_frames(&board, p, Rules::Srs),
                 exact,
                 "{p:?}"
             );
