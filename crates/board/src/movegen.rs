@@ -62,7 +62,7 @@ impl Placement {
     #[inline]
     pub fn drops_straight(&self, board: &Board) -> bool {
         let cols = board.columns();
-        self.spin == crate::Spin::None
+        self.spin == Spin::None
             && self
                 .cells()
                 .iter()

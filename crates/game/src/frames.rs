@@ -188,7 +188,10 @@ mod tests {
             .into_iter()
             .filter(|p| p.drops_straight(&board))
             .collect();
-        assert!(!plain.is_empty());
+        assert!(
+            !plain.is_empty(),
+            "the board must offer a plain placement that drops straight"
+        );
         for p in &plain {
             assert_eq!(p.spin, Spin::None);
             let exact = costs
